@@ -1,0 +1,10 @@
+import type { CommandModule } from "yargs";
+import { handled } from "../exit.js";
+import { InternalError } from "../../orchestrator/errors.js";
+
+// Placeholder until its issue lands; replaced by the real command module.
+export const argvCommand: CommandModule = {
+  command: "argv",
+  describe: false,
+  handler: handled(() => Promise.reject(new InternalError("witness argv is not implemented yet"))),
+};

@@ -1,0 +1,26 @@
+import type { CommandModule } from "yargs";
+import { adrCommand } from "./adr.js";
+import { argvCommand } from "./argv.js";
+import { diffCommand } from "./diff.js";
+import { orchestrateCommand } from "./orchestrate.js";
+import { planCommand } from "./plan.js";
+import { preregCommand } from "./prereg.js";
+import { probeCommand } from "./probe.js";
+import { runCommand } from "./run.js";
+import { shimCommand } from "./shim.js";
+import { vendorsCommand } from "./vendors.js";
+
+/** Every top-level command, in the order `witness --help` lists them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const commands: CommandModule<any, any>[] = [
+  runCommand,
+  preregCommand,
+  adrCommand,
+  diffCommand,
+  probeCommand,
+  vendorsCommand,
+  shimCommand,
+  argvCommand,
+  planCommand,
+  orchestrateCommand,
+];

@@ -1,0 +1,7 @@
+import type { CliRef } from "./probe-spec.js";
+
+/** The CLI versions the shipped protocols and the live tests are pinned to. */
+export const PINNED: Readonly<Record<CliRef["name"], CliRef>> = {
+  "claude-code": { name: "claude-code", version: "2.1.332" },
+  codex: { name: "codex", version: "0.171.0" },
+};

@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { fixtureSchema } from "./fixture.js";
+import { scriptSchema } from "./script.js";
+
+/** CLIs a live probe can run today. */
+export const probeCliNameSchema = z.enum(["claude-code", "codex"]);
+export type ProbeCliName = z.infer<typeof probeCliNameSchema>;
+
+/** `name@exact.version`, e.g. `claude-code@2.1.332`. */
+export const cliRefSchema = z.strictObject({
+  name: probeCliNameSchema,
+  version: z.string().regex(/^\d+\.\d+\.\d+([-.+][0-9A-Za-z.-]+)?$/, "expected an exact version like 2.1.332"),
+});
+export type CliRef = z.infer<typeof cliRefSchema>;
+
+/**
+ * How the CLI is launched: a reference-orchestrator node (its rendered argv), or raw argv
+ * (the arguments after the binary). The cell adds only the plumbing to reach the fake server.
+ * The node's shape is checked by the orchestrator's node schema where it is rendered.
+ */
+export const launchSchema = z.union([
+  z.strictObject({
+    node: z.record(z.string(), z.unknown()),
+    /** Run flags of the reference orchestrator. */
+    acceptLoadedUserConfig: z.boolean().default(false),
+  }),
+  z.strictObject({ argv: z.array(z.string()) }),
+]);
+export type Launch = z.infer<typeof launchSchema>;
+
+/** Everything one probe spawn needs. */
+export const probeSpecSchema = z.strictObject({
+  cli: cliRefSchema,
+  fixture: fixtureSchema.default({ workspace: "outside-home", trust: true, files: [] }),
+  script: scriptSchema.default({ turns: [], final: "done", classifier: "allow" }),
+  launch: launchSchema,
+  timeoutMs: z.number().int().positive().default(60_000),
+});
+export type ProbeSpec = z.infer<typeof probeSpecSchema>;
+
+/** Parses `claude-code@2.1.332`; returns null when the text is not of that form. */
+export function parseCliRef(text: string): CliRef | null {
+  const at = text.lastIndexOf("@");
+  if (at <= 0) return null;
+  const result = cliRefSchema.safeParse({ name: text.slice(0, at), version: text.slice(at + 1) });
+  return result.success ? result.data : null;
+}
