@@ -2,7 +2,9 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "**/fixtures/**", "eslint.config.js", "scripts/*.mjs"] },
+  {
+    ignores: ["dist/**", "node_modules/**", "**/fixtures/**", "eslint.config.js", "scripts/*.mjs"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -5,7 +5,9 @@ import { commands } from "./commands/index.js";
 
 const cli = yargs(hideBin(process.argv))
   .scriptName("witness")
-  .usage("$0 <command>\n\nMeasure what AI coding-agent CLIs really do with an argv, an environment and the files on disk.")
+  .usage(
+    "$0 <command>\n\nMeasure what AI coding-agent CLIs really do with an argv, an environment and the files on disk.",
+  )
   .command(commands)
   .demandCommand(1, "Name a command; `witness --help` lists them.")
   .strict()

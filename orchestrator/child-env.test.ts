@@ -19,7 +19,10 @@ describe("buildChildEnv", () => {
   });
 
   it("never passes a parent secret, even when the caller allows its name", () => {
-    const env = buildChildEnv({ parent, allow: ["ANTHROPIC_API_KEY", "GITHUB_TOKEN", "RANDOM_VAR"] });
+    const env = buildChildEnv({
+      parent,
+      allow: ["ANTHROPIC_API_KEY", "GITHUB_TOKEN", "RANDOM_VAR"],
+    });
     expect(env).toEqual({ PATH: "/usr/bin", LC_ALL: "C.UTF-8", RANDOM_VAR: "x" });
   });
 

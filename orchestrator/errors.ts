@@ -12,7 +12,9 @@ export class InputError extends Error {
     readonly file: string,
     readonly issues: readonly InputIssue[],
   ) {
-    super(issues.map((i) => `${file}: ${i.path === "" ? "" : `${i.path}: `}${i.message}`).join("\n"));
+    super(
+      issues.map((i) => `${file}: ${i.path === "" ? "" : `${i.path}: `}${i.message}`).join("\n"),
+    );
   }
 }
 

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "..");
 const SEAM = "orchestrator/exec.ts";
 const SKIP = new Set(["node_modules", "dist", ".git", "fixtures"]);
-const SPAWNING_IMPORT = /(from\s+|import\s*\(\s*|require\s*\(\s*)["'](execa|(node:)?child_process)["']/;
+const SPAWNING_IMPORT =
+  /(from\s+|import\s*\(\s*|require\s*\(\s*)["'](execa|(node:)?child_process)["']/;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -12,7 +12,11 @@ export function zodIssues(error: z.ZodError): InputIssue[] {
 }
 
 /** Validates an already-parsed value; throws InputError naming `file` on failure. */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, file: string): z.infer<S> {
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  file: string,
+): z.infer<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw new InputError(file, zodIssues(result.error));
   return result.data;

@@ -9,7 +9,9 @@ export type ProbeCliName = z.infer<typeof probeCliNameSchema>;
 /** `name@exact.version`, e.g. `claude-code@2.1.332`. */
 export const cliRefSchema = z.strictObject({
   name: probeCliNameSchema,
-  version: z.string().regex(/^\d+\.\d+\.\d+([-.+][0-9A-Za-z.-]+)?$/, "expected an exact version like 2.1.332"),
+  version: z
+    .string()
+    .regex(/^\d+\.\d+\.\d+([-.+][0-9A-Za-z.-]+)?$/, "expected an exact version like 2.1.332"),
 });
 export type CliRef = z.infer<typeof cliRefSchema>;
 

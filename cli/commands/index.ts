@@ -11,8 +11,9 @@ import { shimCommand } from "./shim.js";
 import { vendorsCommand } from "./vendors.js";
 
 /** Every top-level command, in the order `witness --help` lists them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [
+// Each module declares its own argument shape; yargs takes them as untyped modules.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type
+export const commands: CommandModule<{}, any>[] = [
   runCommand,
   preregCommand,
   adrCommand,

@@ -6,5 +6,7 @@ import { InternalError } from "../../orchestrator/errors.js";
 export const orchestrateCommand: CommandModule = {
   command: "orchestrate",
   describe: false,
-  handler: handled(() => Promise.reject(new InternalError("witness orchestrate is not implemented yet"))),
+  handler: handled(() =>
+    Promise.reject(new InternalError("witness orchestrate is not implemented yet")),
+  ),
 };

@@ -6,5 +6,7 @@ import { InternalError } from "../../orchestrator/errors.js";
 export const preregCommand: CommandModule = {
   command: "prereg",
   describe: false,
-  handler: handled(() => Promise.reject(new InternalError("witness prereg is not implemented yet"))),
+  handler: handled(() =>
+    Promise.reject(new InternalError("witness prereg is not implemented yet")),
+  ),
 };

@@ -6,5 +6,7 @@ import { InternalError } from "../../orchestrator/errors.js";
 export const vendorsCommand: CommandModule = {
   command: "vendors",
   describe: false,
-  handler: handled(() => Promise.reject(new InternalError("witness vendors is not implemented yet"))),
+  handler: handled(() =>
+    Promise.reject(new InternalError("witness vendors is not implemented yet")),
+  ),
 };
