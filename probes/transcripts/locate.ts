@@ -1,0 +1,126 @@
+// Where the vendor CLIs keep a session's records, and how to find one by id or by age.
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+
+/** Claude Code keeps slugs at most this long before appending a hash (read from 2.1.332). */
+const SLUG_LIMIT = 200;
+
+/** A session or thread id that is safe to put into a file name (no separators, no dots). */
+const SAFE_ID = /^[A-Za-z0-9_-]+$/;
+
+/** Environment variables the locators read; pass process.env or a test's own. */
+export type LocateEnv = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Claude Code's project directory name for a working directory: every non-alphanumeric character
+ * becomes `-`; over 200 characters it keeps the first 200 and appends `-` and a base-36 hash of the
+ * original path. Pass the realpath of the cwd, as the CLI does.
+ */
+export function claudeProjectSlug(cwd: string): string {
+  const slug = cwd.replace(/[^a-zA-Z0-9]/g, "-");
+  if (slug.length <= SLUG_LIMIT) return slug;
+  return `${slug.slice(0, SLUG_LIMIT)}-${Math.abs(stringHash(cwd)).toString(36)}`;
+}
+
+/** The 32-bit string hash the CLI uses for long slugs (h = h * 31 + code unit, wrapped). */
+function stringHash(text: string): number {
+  let hash = 0;
+  for (let i = 0; i < text.length; i += 1) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  return hash;
+}
+
+/** Claude Code's config directory: `$CLAUDE_CONFIG_DIR`, else `$HOME/.claude`; null without either. */
+export function claudeConfigDir(env: LocateEnv): string | null {
+  if (env.CLAUDE_CONFIG_DIR) return env.CLAUDE_CONFIG_DIR;
+  return env.HOME ? join(env.HOME, ".claude") : null;
+}
+
+/** Codex's home: `$CODEX_HOME`, else `$HOME/.codex`; null without either. */
+export function codexHomeDir(env: LocateEnv): string | null {
+  if (env.CODEX_HOME) return env.CODEX_HOME;
+  return env.HOME ? join(env.HOME, ".codex") : null;
+}
+
+/** The transcript path Claude Code uses for a session started in `cwd` (a realpath). */
+export function claudeSessionPath(configDir: string, cwd: string, sessionId: string): string {
+  return join(configDir, "projects", claudeProjectSlug(cwd), `${sessionId}.jsonl`);
+}
+
+/** Finds `<configDir>/projects/<any slug>/<sessionId>.jsonl`; null when absent or the id is unsafe. */
+export async function findClaudeSession(
+  configDir: string,
+  sessionId: string,
+): Promise<string | null> {
+  if (!SAFE_ID.test(sessionId)) return null;
+  for (const slug of await listDir(join(configDir, "projects"))) {
+    const path = join(configDir, "projects", slug, `${sessionId}.jsonl`);
+    if (await isFile(path)) return path;
+  }
+  return null;
+}
+
+/** The most recently modified transcript under `<configDir>/projects`, or null when there is none. */
+export async function newestClaudeSession(configDir: string): Promise<string | null> {
+  const candidates: string[] = [];
+  for (const slug of await listDir(join(configDir, "projects"))) {
+    for (const name of await listDir(join(configDir, "projects", slug))) {
+      if (name.endsWith(".jsonl")) candidates.push(join(configDir, "projects", slug, name));
+    }
+  }
+  return newest(candidates);
+}
+
+/** Finds `<codexHome>/sessions/YYYY/MM/DD/rollout-*-<threadId>.jsonl`; null when absent or unsafe. */
+export async function findCodexRollout(
+  codexHome: string,
+  threadId: string,
+): Promise<string | null> {
+  if (!SAFE_ID.test(threadId)) return null;
+  const matches = (await codexRollouts(codexHome)).filter((path) =>
+    path.endsWith(`-${threadId}.jsonl`),
+  );
+  return newest(matches);
+}
+
+/** The most recently modified rollout under `<codexHome>/sessions`, or null when there is none. */
+export async function newestCodexRollout(codexHome: string): Promise<string | null> {
+  return newest(await codexRollouts(codexHome));
+}
+
+async function codexRollouts(codexHome: string): Promise<string[]> {
+  const found: string[] = [];
+  const sessions = join(codexHome, "sessions");
+  for (const year of await listDir(sessions)) {
+    for (const month of await listDir(join(sessions, year))) {
+      for (const day of await listDir(join(sessions, year, month))) {
+        for (const name of await listDir(join(sessions, year, month, day))) {
+          if (name.startsWith("rollout-") && name.endsWith(".jsonl")) {
+            found.push(join(sessions, year, month, day, name));
+          }
+        }
+      }
+    }
+  }
+  return found;
+}
+
+async function newest(paths: readonly string[]): Promise<string | null> {
+  let best: { path: string; mtimeMs: number } | null = null;
+  for (const path of paths) {
+    const info = await stat(path).catch(() => null);
+    if (info?.isFile() && (best === null || info.mtimeMs > best.mtimeMs)) {
+      best = { path, mtimeMs: info.mtimeMs };
+    }
+  }
+  return best?.path ?? null;
+}
+
+/** Entries of a directory; an absent or unreadable directory has none. */
+async function listDir(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => []);
+}
+
+async function isFile(path: string): Promise<boolean> {
+  const info = await stat(path).catch(() => null);
+  return info?.isFile() ?? false;
+}
