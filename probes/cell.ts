@@ -1,0 +1,201 @@
+// The probe cell: a throwaway root per spawn with its own HOME, TMPDIR, git workspace and files.
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { InternalError } from "../orchestrator/errors.js";
+import { runProcess } from "../orchestrator/exec.js";
+import type { FileRoot, Fixture } from "./fixture.js";
+import { plantedMarkerNames } from "./fixture.js";
+import { markerValue, plantMarkers, sentinelPath } from "./markers.js";
+import type { ProbeCliName } from "./probe-spec.js";
+
+/** A built cell: every path the spawn and the observer need. */
+export interface Cell {
+  root: string;
+  home: string;
+  tmp: string;
+  codexHome: string;
+  workspace: string;
+  parent: string;
+  grandparent: string;
+  sentinelDir: string;
+  /** Git's global config file inside the cell (never the operator's). */
+  gitConfig: string;
+  /** Each marker's per-run value and the cell-relative files it was planted in. */
+  markers: { name: string; value: string; planted: string[] }[];
+  /** Environment every process in the cell gets: HOME, XDG, TMPDIR, CODEX_HOME, git isolation. */
+  env: Record<string, string>;
+}
+
+/** What the cell is built from. */
+export interface CellOptions {
+  fixture: Fixture;
+  nonce: string;
+  cli: ProbeCliName;
+  /** Parent environment for git (PATH, locale); the allow-list is applied by the caller. */
+  baseEnv: Record<string, string>;
+}
+
+function layout(root: string, workspace: Fixture["workspace"]) {
+  if (workspace === "under-home") {
+    const grandparent = join(root, "home", "projects");
+    return {
+      grandparent,
+      parent: join(grandparent, "parent"),
+      ws: join(grandparent, "parent", "ws"),
+    };
+  }
+  // outside-home and nested-worktree share the ancestors; the worktree's parent is a primary checkout.
+  const grandparent = join(root, "outside", "grand");
+  return {
+    grandparent,
+    parent: join(grandparent, "parent"),
+    ws: join(grandparent, "parent", "ws"),
+  };
+}
+
+async function git(args: string[], cwd: string, env: Record<string, string>): Promise<void> {
+  const result = await runProcess({
+    file: "git",
+    args: [
+      "-c",
+      "user.name=witness",
+      "-c",
+      "user.email=witness@invalid",
+      "-c",
+      "commit.gpgsign=false",
+      ...args,
+    ],
+    env,
+    cwd,
+    timeoutMs: 30_000,
+  });
+  if (result.exitCode !== 0) {
+    throw new InternalError(
+      `git ${args.join(" ")} failed in ${cwd}: ${result.spawnError ?? result.stderr.trim()}`,
+    );
+  }
+}
+
+async function initRepo(dir: string, env: Record<string, string>): Promise<void> {
+  await git(["init", "-q", "-b", "main"], dir, env);
+  await git(["add", "-A"], dir, env);
+  await git(["commit", "-q", "--allow-empty", "-m", "witness fixture"], dir, env);
+}
+
+async function trustWorkspace(home: string, workspace: string): Promise<void> {
+  const file = join(home, ".claude.json");
+  let config: Record<string, unknown> = {};
+  try {
+    config = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+  } catch {
+    // absent or not JSON: start from an empty config
+  }
+  const projects = (config.projects ?? {}) as Record<string, Record<string, unknown>>;
+  projects[workspace] = { ...(projects[workspace] ?? {}), hasTrustDialogAccepted: true };
+  await writeFile(file, JSON.stringify({ ...config, projects }, null, 2));
+}
+
+/** Builds a fresh cell under os.tmpdir(): directories, planted files, git workspace, trust. */
+export async function createCell(options: CellOptions): Promise<Cell> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), "witness-cell-")));
+  try {
+    return await populate(root, options);
+  } catch (error) {
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function populate(
+  root: string,
+  { fixture, nonce, cli, baseEnv }: CellOptions,
+): Promise<Cell> {
+  const home = join(root, "home");
+  const tmp = join(root, "tmp");
+  const codexHome = join(home, ".codex");
+  const sentinelDir = join(root, "sentinels");
+  const gitConfig = join(root, "gitconfig");
+  const { grandparent, parent, ws } = layout(root, fixture.workspace);
+  for (const dir of [home, tmp, codexHome, sentinelDir, parent])
+    await mkdir(dir, { recursive: true });
+  await mkdir(join(home, ".config"));
+  await mkdir(join(home, ".cache"));
+  await mkdir(join(home, ".local", "share"), { recursive: true });
+  await mkdir(join(home, ".local", "state"), { recursive: true });
+  await writeFile(gitConfig, "[init]\n\tdefaultBranch = main\n[safe]\n\tdirectory = *\n");
+  const env: Record<string, string> = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+    TMPDIR: tmp,
+    CODEX_HOME: codexHome,
+    GIT_CONFIG_GLOBAL: gitConfig,
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
+  const gitEnv = { ...baseEnv, ...env };
+
+  const roots: Record<FileRoot, string> = { workspace: ws, home, parent, grandparent };
+  const markers = plantedMarkerNames(fixture).map((name) => ({
+    name,
+    value: markerValue(name, nonce),
+    planted: [] as string[],
+  }));
+  const plant = async (at: FileRoot) => {
+    for (const file of fixture.files.filter((f) => f.at === at)) {
+      const target = join(roots[at], file.path);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, plantMarkers(file.content, nonce));
+      for (const m of markers) {
+        if (file.content.includes(`{{marker:${m.name}}}`)) m.planted.push(relative(root, target));
+      }
+    }
+  };
+
+  if (fixture.workspace === "nested-worktree") {
+    // The primary checkout is the workspace's parent directory; the workspace is its worktree.
+    await plant("parent");
+    await initRepo(parent, gitEnv);
+    await git(["worktree", "add", "-q", "-b", "witness-ws", ws], parent, gitEnv);
+    await plant("workspace");
+    await git(["add", "-A"], ws, gitEnv);
+    await git(["commit", "-q", "--allow-empty", "-m", "witness workspace"], ws, gitEnv);
+  } else {
+    await mkdir(ws, { recursive: true });
+    await plant("workspace");
+    await initRepo(ws, gitEnv);
+    await plant("parent");
+  }
+  await plant("grandparent");
+  await plant("home");
+  if (fixture.trust && cli === "claude-code") await trustWorkspace(home, ws);
+
+  return {
+    root,
+    home,
+    tmp,
+    codexHome,
+    workspace: ws,
+    parent,
+    grandparent,
+    sentinelDir,
+    gitConfig,
+    markers,
+    env,
+  };
+}
+
+/** The sentinels a script names, with their absolute paths in this cell. */
+export function cellSentinels(
+  cell: Cell,
+  names: readonly string[],
+): { name: string; path: string }[] {
+  return names.map((name) => ({ name, path: sentinelPath(cell.sentinelDir, name) }));
+}
+
+/** Removes a cell and everything the CLI wrote into it. */
+export async function removeCell(cell: Cell): Promise<void> {
+  await rm(cell.root, { recursive: true, force: true });
+}

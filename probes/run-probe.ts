@@ -1,0 +1,175 @@
+// One probe spawn end to end: cell, fake server, launch (netns when possible), observe, clean up.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { buildChildEnv, redactEnv } from "../orchestrator/child-env.js";
+import { runProcess, type ExecResult } from "../orchestrator/exec.js";
+import { parseWith } from "../orchestrator/read-input.js";
+import { cellSentinels, createCell, removeCell, type Cell } from "./cell.js";
+import { anthropicIssuedCalls, anthropicResponder } from "./fake-anthropic.js";
+import { openaiIssuedCalls, openaiResponder } from "./fake-openai.js";
+import { startFakeServer, type CapturedRequest, type FakeServer } from "./fake-server.js";
+import { bridgePort, netnsTools, wrapInNetns } from "./isolation.js";
+import { cliArgs, endpointEnv } from "./launch.js";
+import { newNonce, resolveSentinelsDeep } from "./markers.js";
+import { observationSchema, type Observation } from "./observation.js";
+import { observe, readTranscript } from "./observe.js";
+import { planNodeLaunch } from "./node-launch.js";
+import { probeSpecSchema, type ProbeSpec } from "./probe-spec.js";
+import { sentinelNames, type Script } from "./script.js";
+import { ensureCli } from "./vendor-cache.js";
+
+/** Options of one probe spawn. */
+export interface RunProbeOptions {
+  /** Fixed nonce (tests); random per run otherwise. */
+  nonce?: string;
+  /** Keep the cell on disk afterwards (its path goes to onCellKept). */
+  keep?: boolean;
+  cacheDir?: string;
+  signal?: AbortSignal;
+  onCellKept?: (dir: string) => void;
+  /** Force plain loopback even where a network namespace is available. */
+  noNetns?: boolean;
+}
+
+const TAIL = 4000;
+const tail = (text: string) => (text.length > TAIL ? text.slice(-TAIL) : text);
+
+function hasFault(script: Script, kind: "hang"): boolean {
+  return script.turns.some((t) => "fault" in t && kind in t.fault);
+}
+
+/** Infrastructure problems in a finished spawn, each a short line (empty: the spawn is evidence). */
+export function spawnFaults(
+  script: Script,
+  result: ExecResult,
+  requests: readonly CapturedRequest[],
+): string[] {
+  const faults: string[] = [];
+  if (result.spawnError !== null) faults.push(`cli-not-started: ${result.spawnError}`);
+  if (requests.length === 0) faults.push("no-request: no request reached the fake server");
+  if (result.timedOut && !hasFault(script, "hang"))
+    faults.push("timeout: the CLI did not finish in time");
+  if (result.exitCode === 125 && /loopback forwarder/.test(result.stderr))
+    faults.push("netns: the loopback forwarder did not start");
+  for (const r of requests) {
+    if (r.answer === "not-found") faults.push(`unexpected-request: ${r.method} ${r.path}`);
+    if (r.answer === "responder-error") faults.push(`fake-server-error: ${r.method} ${r.path}`);
+  }
+  return faults;
+}
+
+/** Runs the real CLI once in a fresh cell against the scripted fake model and returns what it observed. */
+export async function runProbe(
+  specInput: ProbeSpec,
+  options: RunProbeOptions = {},
+): Promise<Observation> {
+  const spec = parseWith(probeSpecSchema, specInput, "probe spec");
+  const nonce = options.nonce ?? newNonce();
+  const started = performance.now();
+  let cli: { bin: string; version: string };
+  try {
+    cli = await ensureCli(
+      spec.cli,
+      options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir },
+    );
+  } catch (error) {
+    return missingCli(spec, error, performance.now() - started);
+  }
+  const baseEnv = buildChildEnv({ parent: process.env });
+  const cell = await createCell({ fixture: spec.fixture, nonce, cli: spec.cli.name, baseEnv });
+  let server: FakeServer | null = null;
+  try {
+    const script = resolveSentinelsDeep(spec.script, cell.sentinelDir);
+    const claude = spec.cli.name === "claude-code";
+    const responder = claude ? anthropicResponder(script) : openaiResponder(script);
+    const tools = options.noNetns ? null : await netnsTools();
+    const socketPath = join(cell.root, "fake.sock");
+    server = await startFakeServer(responder, tools ? { socketPath } : {});
+    const port = tools ? bridgePort() : 0;
+    const baseUrl = tools ? `http://127.0.0.1:${port}` : server.url;
+
+    const planned =
+      "node" in spec.launch ? await planNodeLaunch(spec.launch, spec.cli.name, cell) : null;
+    const argv = planned ? planned.args : "argv" in spec.launch ? spec.launch.argv : [];
+    const args = cliArgs(spec.cli.name, argv, baseUrl);
+    const env = buildChildEnv({
+      parent: process.env,
+      set: { ...cell.env, ...(planned?.env ?? {}), ...endpointEnv(spec.cli.name, baseUrl) },
+    });
+    const launch = tools
+      ? wrapInNetns(tools, { port, socketPath, scratch: cell.root }, cli.bin, args)
+      : { file: cli.bin, args };
+    const result = await runProcess({
+      file: launch.file,
+      args: launch.args,
+      env,
+      cwd: cell.workspace,
+      timeoutMs: spec.timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const requests = [...server.requests];
+    // A kept cell keeps the captured requests too: the raw evidence behind the observation.
+    if (options.keep)
+      await writeFile(join(cell.root, "requests.json"), JSON.stringify(requests, null, 2));
+    const played = new Set(requests.map((r) => r.answer));
+    const issued = (claude ? anthropicIssuedCalls(script) : openaiIssuedCalls(script)).filter((c) =>
+      played.has(`turn:${/_w(\d+)_/.exec(c.id)?.[1] ?? ""}`),
+    );
+    const transcript = await readTranscript(spec.cli.name, cell.home, cell.codexHome);
+    return observationSchema.parse({
+      cli: { name: spec.cli.name, version: cli.version },
+      argv: [cli.bin, ...args],
+      env: redactEnv(env),
+      cwd: cell.workspace,
+      isolation: tools ? "netns" : "loopback-config",
+      exitCode: result.exitCode,
+      signal: result.signal,
+      timedOut: result.timedOut,
+      durationMs: result.durationMs,
+      ...observe({
+        cli: spec.cli.name,
+        requests,
+        issued,
+        markers: cell.markers,
+        sentinels: cellSentinels(cell, sentinelNames(spec.script)),
+        transcript,
+      }),
+      faults: spawnFaults(spec.script, result, requests),
+      stdoutTail: tail(result.stdout),
+      stderrTail: tail(result.stderr),
+    });
+  } finally {
+    await server?.close();
+    await dispose(cell, options);
+  }
+}
+
+async function dispose(cell: Cell, options: RunProbeOptions): Promise<void> {
+  if (options.keep) options.onCellKept?.(cell.root);
+  else await removeCell(cell);
+}
+
+function missingCli(spec: ProbeSpec, error: unknown, durationMs: number): Observation {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    cli: { name: spec.cli.name, version: "" },
+    argv: [],
+    env: {},
+    cwd: "",
+    isolation: "loopback-config",
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    durationMs,
+    requestCount: 0,
+    markers: [],
+    sentinels: [],
+    toolsOffered: [],
+    toolCalls: [],
+    permissionMode: null,
+    sandboxPolicy: null,
+    faults: [`cli-missing: ${message}`],
+    stdoutTail: "",
+    stderrTail: "",
+  };
+}

@@ -1,0 +1,203 @@
+// Vendor CLI cache: exact npm versions installed once per name@version, resolved to their binary.
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { buildChildEnv } from "../orchestrator/child-env.js";
+import { UsageError } from "../orchestrator/errors.js";
+import { runProcess } from "../orchestrator/exec.js";
+import type { CliRef, ProbeCliName } from "./probe-spec.js";
+
+/** The npm package and binary name of each CLI witness can install. */
+export const VENDOR_PACKAGES: Readonly<Record<ProbeCliName, { pkg: string; bin: string }>> = {
+  "claude-code": { pkg: "@anthropic-ai/claude-code", bin: "claude" },
+  codex: { pkg: "@openai/codex", bin: "codex" },
+};
+
+/** What the cache keeps beside each install, so a later run trusts it without re-running npm. */
+export const vendorEntrySchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  pkg: z.string(),
+  /** Binary path relative to the entry directory. */
+  bin: z.string(),
+  /** The version the binary reported with --version. */
+  reported: z.string(),
+  installedAt: z.string(),
+});
+export type VendorEntry = z.infer<typeof vendorEntrySchema>;
+
+const ENTRY_FILE = "witness-vendor.json";
+
+/** Where installs live: WITNESS_CACHE, else $XDG_CACHE_HOME/witness, else ~/.cache/witness. */
+export function defaultCacheDir(env: Readonly<Record<string, string | undefined>> = process.env) {
+  if (env.WITNESS_CACHE) return env.WITNESS_CACHE;
+  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
+  return join(base, "witness");
+}
+
+/** Options shared by the cache operations. */
+export interface VendorCacheOptions {
+  cacheDir?: string;
+  /** Environment npm and the version check start from (default process.env; allow-listed). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+function entryDir(cacheDir: string, ref: CliRef): string {
+  return join(cacheDir, `${ref.name}@${ref.version}`);
+}
+
+async function readEntry(dir: string): Promise<VendorEntry | null> {
+  try {
+    const parsed = vendorEntrySchema.safeParse(
+      JSON.parse(await readFile(join(dir, ENTRY_FILE), "utf8")),
+    );
+    return parsed.success && existsSync(join(dir, parsed.data.bin)) ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Parses the first dotted version number out of a `--version` line. */
+export function parseReportedVersion(text: string): string | null {
+  return /\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?/.exec(text)?.[0] ?? null;
+}
+
+// npm needs the operator's HOME (its own cache) and proxy settings; never any credential.
+const NPM_ALLOW = ["HOME", "XDG_CACHE_HOME", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"];
+function npmEnv(parent: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const extra = Object.keys(parent).filter(
+    (n) => n.startsWith("npm_config_") || n.toLowerCase().endsWith("_proxy"),
+  );
+  return buildChildEnv({ parent, allow: [...NPM_ALLOW, ...extra] });
+}
+
+async function reportVersion(bin: string, cwd: string, parent: VendorCacheOptions["env"]) {
+  // A throwaway HOME: a vendor CLI must never touch the operator's agent configuration.
+  const home = await mkdtemp(join(tmpdir(), "witness-version-"));
+  try {
+    const result = await runProcess({
+      file: bin,
+      args: ["--version"],
+      env: buildChildEnv({ parent: parent ?? process.env, set: { HOME: home } }),
+      cwd,
+      timeoutMs: 30_000,
+    });
+    return { result, version: parseReportedVersion(result.stdout) };
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+/** Installs `ref` into the cache unless present; returns its binary and the version it reports. */
+export async function ensureCli(
+  ref: CliRef,
+  options: VendorCacheOptions = {},
+): Promise<{ bin: string; version: string }> {
+  const cacheDir = options.cacheDir ?? defaultCacheDir(options.env);
+  const dir = entryDir(cacheDir, ref);
+  const existing = await readEntry(dir);
+  if (existing) return { bin: join(dir, existing.bin), version: existing.reported };
+
+  const { pkg, bin } = VENDOR_PACKAGES[ref.name];
+  await mkdir(cacheDir, { recursive: true });
+  const staging = join(
+    cacheDir,
+    `.staging-${ref.name}@${ref.version}-${randomBytes(4).toString("hex")}`,
+  );
+  await mkdir(staging);
+  try {
+    const env = npmEnv(options.env ?? process.env);
+    const npm = await runProcess({
+      file: "npm",
+      args: [
+        "install",
+        "--prefix",
+        staging,
+        "--no-save",
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        `${pkg}@${ref.version}`,
+      ],
+      env,
+      cwd: staging,
+      timeoutMs: 10 * 60_000,
+    });
+    if (npm.spawnError !== null) {
+      throw new UsageError(
+        `cannot install ${ref.name}@${ref.version}: npm could not start (${npm.spawnError})`,
+      );
+    }
+    if (npm.exitCode !== 0) {
+      const said = (npm.stderr.trim() || npm.stdout.trim()).split("\n").slice(-8).join("\n");
+      throw new UsageError(`cannot install ${ref.name}@${ref.version} (${pkg}) from npm:\n${said}`);
+    }
+    const relBin = join("node_modules", ".bin", bin);
+    if (!existsSync(join(staging, relBin))) {
+      throw new UsageError(`installed ${pkg}@${ref.version} but it has no ${bin} binary`);
+    }
+    const { result, version } = await reportVersion(join(staging, relBin), staging, options.env);
+    if (version !== ref.version) {
+      const said = (result.stdout + result.stderr).trim().split("\n")[0] ?? "";
+      throw new UsageError(
+        `${pkg}@${ref.version} reports version ${JSON.stringify(said)}, expected ${ref.version}`,
+      );
+    }
+    const entry: VendorEntry = {
+      name: ref.name,
+      version: ref.version,
+      pkg,
+      bin: relBin,
+      reported: version,
+      installedAt: new Date().toISOString(),
+    };
+    await writeFile(join(staging, ENTRY_FILE), `${JSON.stringify(entry, null, 2)}\n`);
+    try {
+      await rename(staging, dir);
+    } catch (error) {
+      // Another run won the race: keep its copy, discard ours.
+      const winner = await readEntry(dir);
+      if (winner === null) throw error;
+      return { bin: join(dir, winner.bin), version: winner.reported };
+    }
+    return { bin: join(dir, relBin), version };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** Every complete install in the cache, sorted by name@version. */
+export async function listCli(
+  options: VendorCacheOptions = {},
+): Promise<(VendorEntry & { dir: string })[]> {
+  const cacheDir = options.cacheDir ?? defaultCacheDir(options.env);
+  let names: string[];
+  try {
+    names = await readdir(cacheDir);
+  } catch {
+    return [];
+  }
+  const entries = await Promise.all(
+    names
+      .filter((n) => !n.startsWith("."))
+      .sort()
+      .map(async (n) => {
+        const entry = await readEntry(join(cacheDir, n));
+        return entry === null ? null : { ...entry, dir: join(cacheDir, n) };
+      }),
+  );
+  return entries.filter((e) => e !== null);
+}
+
+/** The binary of an installed `ref`, or null when it is not in the cache. */
+export async function cliPath(
+  ref: CliRef,
+  options: VendorCacheOptions = {},
+): Promise<string | null> {
+  const dir = entryDir(options.cacheDir ?? defaultCacheDir(options.env), ref);
+  const entry = await readEntry(dir);
+  return entry === null ? null : join(dir, entry.bin);
+}
