@@ -1,10 +1,65 @@
 import type { CommandModule } from "yargs";
+import { CheckFailedError } from "../../orchestrator/errors.js";
 import { handled } from "../exit.js";
-import { InternalError } from "../../orchestrator/errors.js";
 
-// Placeholder until its issue lands; replaced by the real command module.
+interface PromoteArgs {
+  id: string;
+}
+
+const checkCommand: CommandModule = {
+  command: "check",
+  describe: "Fail (exit 1) when an Accepted ADR lacks a confirming record for a required protocol",
+  handler: handled(async () => {
+    const { gateAdrs } = await import("../../adr/gate.js");
+    const { renderAdrTable } = await import("../../adr/render-table.js");
+    const rows = await gateAdrs();
+    process.stdout.write(renderAdrTable(rows));
+    const failed = rows.filter((r) => !r.ok);
+    if (failed.length > 0) {
+      throw new CheckFailedError(
+        `adr check failed for ${failed.map((r) => r.adr.file).join(", ")}`,
+      );
+    }
+  }),
+};
+
+const statusCommand: CommandModule = {
+  command: "status",
+  describe: "Print every ADR with its status and evidence",
+  handler: handled(async () => {
+    const { gateAdrs } = await import("../../adr/gate.js");
+    const { renderAdrTable } = await import("../../adr/render-table.js");
+    process.stdout.write(renderAdrTable(await gateAdrs()));
+  }),
+};
+
+const promoteCommand: CommandModule<object, PromoteArgs> = {
+  command: "promote <id>",
+  describe: "Flip an ADR from Proposed to Accepted, only when its evidence holds",
+  builder: (y) =>
+    y.positional("id", {
+      type: "string",
+      demandOption: true,
+      describe: "ADR id, e.g. 0001",
+    }),
+  handler: handled(async (args: PromoteArgs) => {
+    const { promoteAdr } = await import("../../adr/promote.js");
+    const row = await promoteAdr(String(args.id));
+    process.stdout.write(
+      `${row.adr.file}: Accepted (${row.evidence.map((e) => e.note).join("; ") || "requires no protocol"})\n`,
+    );
+  }),
+};
+
+/** `witness adr check | status | promote <id>`: the evidence gate over docs/adr. */
 export const adrCommand: CommandModule = {
-  command: "adr",
-  describe: false,
-  handler: handled(() => Promise.reject(new InternalError("witness adr is not implemented yet"))),
+  command: "adr <command>",
+  describe: "Gate the project's ADRs on their measurement records",
+  builder: (y) =>
+    y
+      .command(checkCommand)
+      .command(statusCommand)
+      .command(promoteCommand as CommandModule)
+      .demandCommand(1, "Name an adr command: check, status or promote."),
+  handler: () => undefined,
 };

@@ -1,10 +1,112 @@
 import type { CommandModule } from "yargs";
+import { UsageError } from "../../orchestrator/errors.js";
 import { handled } from "../exit.js";
-import { InternalError } from "../../orchestrator/errors.js";
 
-// Placeholder until its issue lands; replaced by the real command module.
-export const runCommand: CommandModule = {
-  command: "run",
-  describe: false,
-  handler: handled(() => Promise.reject(new InternalError("witness run is not implemented yet"))),
+interface RunArgs {
+  protocols?: string[];
+  all: boolean;
+  spawns?: number;
+  jobs: number;
+  keep: boolean;
+  out?: string;
+  cache?: string;
+  cli?: string;
+}
+
+function positiveInt(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 1)
+    throw new UsageError(`--${name}: expected a positive integer; got ${String(value)}`);
+  return value;
+}
+
+/** `witness run <protocol>... | --all`: run registered protocols and write their records. */
+export const runCommand: CommandModule<object, RunArgs> = {
+  command: "run [protocols..]",
+  describe: "Run locked protocols through the probe cell and write their records",
+  builder: (y) =>
+    y
+      .positional("protocols", {
+        type: "string",
+        array: true,
+        describe: "docs/prereg/NNNN-slug.yaml files",
+      })
+      .option("all", {
+        type: "boolean",
+        default: false,
+        describe: "run every protocol in docs/prereg",
+      })
+      .option("spawns", { type: "number", describe: "spawns per arm (default: the protocol's)" })
+      .option("jobs", { type: "number", default: 2, describe: "spawns at once" })
+      .option("keep", {
+        type: "boolean",
+        default: false,
+        describe: "keep each spawn's temporary cell",
+      })
+      .option("out", { type: "string", describe: "records directory (default docs/measurements)" })
+      .option("cache", { type: "string", describe: "vendor CLI cache directory" })
+      .option("cli", {
+        type: "string",
+        describe: "run another version, e.g. claude-code@2.1.340",
+      }),
+  handler: handled(async (args: RunArgs) => {
+    const { runProtocols } = await import("../../measurements/run-protocols.js");
+    const { shown } = await import("../../prereg/verify.js");
+    const { parseCliRef } = await import("../../probes/probe-spec.js");
+    const cli = args.cli === undefined ? undefined : parseCliRef(args.cli);
+    if (cli === null)
+      throw new UsageError(
+        `--cli "${args.cli ?? ""}": expected name@exact.version, e.g. claude-code@2.1.332`,
+      );
+    const controller = new AbortController();
+    const onSigint = (): void => controller.abort();
+    process.once("SIGINT", onSigint);
+    const tty = process.stderr.isTTY;
+    try {
+      const runs = await runProtocols({
+        files: args.protocols ?? [],
+        all: args.all,
+        spawns: positiveInt("spawns", args.spawns),
+        jobs: positiveInt("jobs", args.jobs),
+        keep: args.keep,
+        out: args.out,
+        cacheDir: args.cache,
+        cli,
+        signal: controller.signal,
+        onSpawn: tty
+          ? (id, done, total, arm) =>
+              process.stderr.write(`\r\x1b[K${id}: ${done}/${total} spawns (${arm})`)
+          : undefined,
+      });
+      if (tty) process.stderr.write("\r\x1b[K");
+      const cwd = process.cwd();
+      for (const run of runs) {
+        const r = run.record;
+        process.stdout.write(
+          `${r.protocol.id} ${r.protocol.slug} on ${r.cli.name}@${r.cli.version}: ${r.verdict}\n`,
+        );
+        for (const arm of r.arms)
+          process.stdout.write(
+            `  ${arm.id}: ${arm.verdict}${arm.verdict === "confirmed" ? "" : ` (${arm.reasons.join("; ")})`}\n`,
+          );
+        process.stdout.write(`  record: ${shown(run.written.json, cwd)} (.md, .csv beside it)\n`);
+        if (run.reproduces !== null && run.written.previous !== null) {
+          const prev = shown(run.written.previous, cwd);
+          process.stdout.write(
+            `  ${run.reproduces ? "reproduces the verdicts of" : "DIFFERS from the verdicts of"} ${prev}\n`,
+          );
+        }
+      }
+      return runs.every((run) => run.record.arms.every((a) => a.verdict === "confirmed")) ? 0 : 1;
+    } catch (error) {
+      if (controller.signal.aborted) {
+        if (tty) process.stderr.write("\r\x1b[K");
+        process.stderr.write("witness: interrupted; no record written\n");
+        return 130;
+      }
+      throw error;
+    } finally {
+      process.removeListener("SIGINT", onSigint);
+    }
+  }),
 };

@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { observationSchema } from "../probes/observation.js";
+
+/** A verdict on an arm or on a whole protocol. */
+export const verdictSchema = z.enum(["confirmed", "refuted", "inconclusive"]);
+export type Verdict = z.infer<typeof verdictSchema>;
+
+/** How one spawn went: every predicate held, at least one failed, or it is unfit as evidence. */
+export const spawnStatusSchema = z.enum(["as-expected", "contrary", "fault"]);
+export type SpawnStatus = z.infer<typeof spawnStatusSchema>;
+
+/** One predicate evaluated on one spawn. */
+export const predicateOutcomeSchema = z.object({
+  label: z.string(),
+  pass: z.boolean(),
+  explanation: z.string(),
+});
+export type PredicateOutcome = z.infer<typeof predicateOutcomeSchema>;
+
+/** One spawn: its observation (null when the probe itself failed) and its predicates. */
+export const spawnRecordSchema = z.object({
+  index: z.number().int(),
+  status: spawnStatusSchema,
+  /** Why the spawn is unfit as evidence: the observation's faults, or the probe's error. */
+  faults: z.array(z.string()),
+  observation: observationSchema.nullable(),
+  predicates: z.array(predicateOutcomeSchema),
+});
+export type SpawnRecord = z.infer<typeof spawnRecordSchema>;
+
+/** One arm's spawns and verdict. */
+export const armRecordSchema = z.object({
+  id: z.string(),
+  description: z.string(),
+  verdict: verdictSchema,
+  reasons: z.array(z.string()),
+  /** Per predicate: how many spawns passed it. */
+  tally: z.array(z.object({ label: z.string(), passed: z.number().int(), of: z.number().int() })),
+  spawns: z.array(spawnRecordSchema),
+});
+export type ArmRecord = z.infer<typeof armRecordSchema>;
+
+/** A measurement record (`docs/measurements/NNNN-slug-cli-version.json`). */
+export const recordSchema = z.object({
+  schema: z.literal("witness.record/1"),
+  protocol: z.object({
+    id: z.string(),
+    slug: z.string(),
+    title: z.string(),
+    adr: z.string(),
+    hypothesis: z.string(),
+    /** The protocol file, relative to the repository root. */
+    file: z.string(),
+    canonicalHash: z.string(),
+    bytesHash: z.string(),
+    lockCommit: z.string(),
+    lockedAt: z.string(),
+  }),
+  cli: z.object({
+    name: z.string(),
+    /** The version the protocol registered. */
+    version: z.string(),
+    /** The versions the spawns actually reported. */
+    versionsRun: z.array(z.string()),
+  }),
+  machine: z.object({
+    platform: z.string(),
+    release: z.string(),
+    arch: z.string(),
+    node: z.string(),
+    cpus: z.number().int(),
+  }),
+  /** How the spawns were kept off the network, as the cell reported it. */
+  isolation: z.array(z.string()),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  spawnsPerArm: z.number().int(),
+  verdictRule: z.string(),
+  arms: z.array(armRecordSchema),
+  verdict: verdictSchema,
+});
+export type MeasurementRecord = z.infer<typeof recordSchema>;

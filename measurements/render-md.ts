@@ -1,0 +1,88 @@
+import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
+
+function cell(text: string): string {
+  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+}
+
+function code(text: string): string {
+  return `\`${text.replaceAll("`", "'")}\``;
+}
+
+function spawnLines(spawn: SpawnRecord): string[] {
+  const obs = spawn.observation;
+  const lines = [`#### spawn ${spawn.index}: ${spawn.status}`, ""];
+  if (obs === null) return [...lines, `- faults: ${spawn.faults.join("; ")}`, ""];
+  const seen = obs.markers.map(
+    (m) => `${m.name} ${m.seenIn.length === 0 ? "absent" : `in ${m.seenIn.join("+")}`}`,
+  );
+  lines.push(
+    `- argv: ${code(JSON.stringify(obs.argv))}`,
+    `- cwd: ${code(obs.cwd)}`,
+    `- env (secrets redacted): ${code(
+      Object.entries(obs.env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" "),
+    )}`,
+    `- CLI run: ${obs.cli.name}@${obs.cli.version}; isolation: ${obs.isolation}; exit ${String(obs.exitCode)}${obs.signal === null ? "" : ` (signal ${obs.signal})`}; ${Math.round(obs.durationMs)} ms; ${obs.requestCount} model requests`,
+    `- markers: ${seen.join(", ") || "none"}`,
+  );
+  if (obs.toolCalls.length > 0)
+    lines.push(`- tool calls: ${obs.toolCalls.map((c) => `${c.name} ${c.outcome}`).join(", ")}`);
+  if (spawn.faults.length > 0) lines.push(`- faults: ${spawn.faults.join("; ")}`);
+  lines.push("", "| predicate | result | explanation |", "|---|---|---|");
+  for (const p of spawn.predicates)
+    lines.push(`| ${cell(p.label)} | ${p.pass ? "pass" : "FAIL"} | ${cell(p.explanation)} |`);
+  return [...lines, ""];
+}
+
+function armLines(arm: ArmRecord): string[] {
+  return [
+    `### ${arm.id}: ${arm.verdict}`,
+    "",
+    arm.description,
+    "",
+    ...arm.reasons.map((r) => `- ${r}`),
+    "",
+    "| predicate | passed |",
+    "|---|---|",
+    ...arm.tally.map((t) => `| ${cell(t.label)} | ${t.passed}/${t.of} |`),
+    "",
+    ...arm.spawns.flatMap(spawnLines),
+  ];
+}
+
+/** The record as Markdown for people; the JSON record is what tools read. */
+export function renderMarkdown(record: MeasurementRecord): string {
+  const p = record.protocol;
+  const m = record.machine;
+  return [
+    `# Record: ${p.id} ${p.title}`,
+    "",
+    `Verdict: **${record.verdict}**. Written by \`witness run\`; do not edit.`,
+    "",
+    `- protocol: ${code(p.file)} (gates ADR ${p.adr}), hash ${code(p.canonicalHash)}, file bytes ${code(p.bytesHash)}`,
+    `- locked at ${p.lockedAt} in commit ${code(p.lockCommit)}`,
+    `- CLI: ${record.cli.name}@${record.cli.version}; versions that ran: ${record.cli.versionsRun.join(", ") || "none"}`,
+    `- machine: ${m.platform} ${m.release} ${m.arch}, Node ${m.node}, ${m.cpus} CPUs; isolation: ${record.isolation.join(", ") || "unknown"}`,
+    `- run: ${record.startedAt} to ${record.finishedAt}, ${record.spawnsPerArm} spawns per arm`,
+    "",
+    `Hypothesis: ${p.hypothesis}`,
+    "",
+    `Rule: ${record.verdictRule}`,
+    "",
+    "## Arms",
+    "",
+    "| arm | verdict | failed predicates (spawns failing) |",
+    "|---|---|---|",
+    ...record.arms.map((a) => {
+      const failed = a.tally
+        .filter((t) => t.passed < t.of)
+        .map((t) => `${t.label} (${t.of - t.passed}/${t.of})`);
+      return `| ${a.id} | ${a.verdict} | ${cell(failed.join(", ") || "none")} |`;
+    }),
+    "",
+    "## Details",
+    "",
+    ...record.arms.flatMap(armLines),
+  ].join("\n");
+}

@@ -1,0 +1,90 @@
+import { access, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { UsageError } from "../orchestrator/errors.js";
+import { parseDocument, parseWith } from "../orchestrator/read-input.js";
+import { writeFileExclusive } from "../prereg/atomic.js";
+import { recordSchema, type MeasurementRecord } from "./record.js";
+import { renderCsv } from "./render-csv.js";
+import { renderMarkdown } from "./render-md.js";
+
+/** `NNNN-slug-cli-version`, the name every file of a record starts with. */
+export function recordBaseName(record: MeasurementRecord): string {
+  return `${record.protocol.id}-${record.protocol.slug}-${record.cli.name}-${record.cli.version}`;
+}
+
+/** Fails (exit 2) unless records can be written in `dir`; run before any spawn. */
+export async function ensureWritableDir(dir: string): Promise<void> {
+  const probe = join(dir, `.witness-write-check-${process.pid}`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(probe, "", { flag: "wx" });
+    await rm(probe, { force: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new UsageError(`${dir}: cannot write records there (${code})`);
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads and validates a record JSON file. */
+export async function readRecord(file: string): Promise<MeasurementRecord> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new UsageError(`${file}: cannot read the record (${code})`);
+  }
+  return parseWith(recordSchema, parseDocument(text, file), file);
+}
+
+/** Where a record went, and the latest earlier record of the same protocol, CLI and version. */
+export interface WrittenRecord {
+  json: string;
+  md: string;
+  csv: string;
+  previous: string | null;
+}
+
+/** Writes the record's three files under the first free name; never overwrites. */
+export async function writeRecord(record: MeasurementRecord, dir: string): Promise<WrittenRecord> {
+  const base = recordBaseName(record);
+  const files = {
+    md: renderMarkdown(record),
+    csv: renderCsv(record),
+    // JSON last: it is what the gate reads, so it appears only once the others exist.
+    json: `${JSON.stringify(record, null, 2)}\n`,
+  };
+  let previous: string | null = null;
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? base : `${base}-${n}`;
+    const paths = {
+      md: join(dir, `${name}.md`),
+      csv: join(dir, `${name}.csv`),
+      json: join(dir, `${name}.json`),
+    };
+    if (await exists(paths.json)) previous = paths.json;
+    if ((await exists(paths.json)) || (await exists(paths.md)) || (await exists(paths.csv)))
+      continue;
+    const written: string[] = [];
+    let complete = true;
+    for (const ext of ["md", "csv", "json"] as const) {
+      if (!(await writeFileExclusive(paths[ext], files[ext]))) {
+        complete = false;
+        break;
+      }
+      written.push(paths[ext]);
+    }
+    if (complete) return { ...paths, previous };
+    // Another writer took this name between the check and the write: undo ours, try the next.
+    for (const file of written) await rm(file, { force: true });
+  }
+}

@@ -1,0 +1,53 @@
+import { readFile } from "node:fs/promises";
+import { InputError } from "../orchestrator/errors.js";
+import { parseDocument, parseWith } from "../orchestrator/read-input.js";
+import { canonicalHash, sha256 } from "./canonical.js";
+import { protocolFileName } from "./paths.js";
+import { protocolSchema, type Protocol } from "./protocol.js";
+
+/** A protocol read from disk, with both of its hashes. */
+export interface LoadedProtocol {
+  file: string;
+  protocol: Protocol;
+  /** Hash of the parsed protocol: what a lock pins. */
+  canonicalHash: string;
+  /** Hash of the file's bytes. */
+  bytesHash: string;
+}
+
+/** Validates protocol text; `file` names it in every error. */
+export function parseProtocol(text: string, file: string): Protocol {
+  const protocol = parseWith(protocolSchema, parseDocument(text, file), file);
+  const named = protocolFileName(file);
+  if (named === null) {
+    throw new InputError(file, [{ path: "", message: "expected a file named NNNN-<slug>.yaml" }]);
+  }
+  const issues = [];
+  if (named.id !== protocol.id) {
+    issues.push({
+      path: "id",
+      message: `expected "${named.id}" as the file name says; got "${protocol.id}"`,
+    });
+  }
+  if (named.slug !== protocol.slug) {
+    issues.push({
+      path: "slug",
+      message: `expected "${named.slug}" as the file name says; got "${protocol.slug}"`,
+    });
+  }
+  if (issues.length > 0) throw new InputError(file, issues);
+  return protocol;
+}
+
+/** Reads, validates and hashes a protocol file. */
+export async function loadProtocol(file: string): Promise<LoadedProtocol> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new InputError(file, [{ path: "", message: `cannot read the file (${code})` }]);
+  }
+  const protocol = parseProtocol(bytes.toString("utf8"), file);
+  return { file, protocol, canonicalHash: canonicalHash(protocol), bytesHash: sha256(bytes) };
+}

@@ -1,0 +1,144 @@
+import { appendFile, readdir, readFile } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { z } from "zod";
+import { InputError, RefusalError, UsageError } from "../orchestrator/errors.js";
+import { parseDocument, parseWith } from "../orchestrator/read-input.js";
+import { writeFileAtomic } from "./atomic.js";
+import { isCommittedAndClean, lastCommitOf, repoRoot } from "./git.js";
+import { loadProtocol, type LoadedProtocol } from "./load.js";
+import { amendmentsPathOf, DOCS, lockPathOf } from "./paths.js";
+
+/** A protocol's lock (`NNNN-slug.lock.json`): what was registered, and in which commit. */
+export const lockSchema = z.strictObject({
+  schema: z.literal("witness.lock/1"),
+  protocol: z.string(),
+  /** The protocol file, relative to the repository root. */
+  file: z.string(),
+  canonicalHash: z.string().startsWith("sha256:"),
+  bytesHash: z.string().startsWith("sha256:"),
+  lockedAt: z.string(),
+  /** The commit in which the protocol file, as locked, was committed. */
+  commit: z.string().regex(/^[0-9a-f]{40}$/, "expected a full commit hash"),
+});
+export type Lock = z.infer<typeof lockSchema>;
+
+/** One line of the amendment log: a locked protocol changed on purpose. */
+export const amendmentSchema = z.strictObject({
+  at: z.string(),
+  reason: z.string().min(1),
+  oldCanonicalHash: z.string(),
+  newCanonicalHash: z.string(),
+  oldBytesHash: z.string(),
+  newBytesHash: z.string(),
+  commit: z.string(),
+  /** Whether any record of the protocol existed when it was amended, and which. */
+  recordsExisted: z.boolean(),
+  records: z.array(z.string()),
+});
+export type Amendment = z.infer<typeof amendmentSchema>;
+
+/** Reads a protocol's lock, or null when it has none. */
+export async function readLock(protocolFile: string): Promise<Lock | null> {
+  const file = lockPathOf(protocolFile);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new InputError(file, [{ path: "", message: "cannot read the lock file" }]);
+  }
+  return parseWith(lockSchema, parseDocument(text, file), file);
+}
+
+/** Record JSON files of a protocol in `dir` (names only), sorted. */
+export async function recordsOf(
+  protocol: LoadedProtocol["protocol"],
+  dir: string,
+): Promise<string[]> {
+  const prefix = `${protocol.id}-${protocol.slug}-`;
+  try {
+    return (await readdir(dir)).filter((n) => n.startsWith(prefix) && n.endsWith(".json")).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** How `lockProtocol` ended. */
+export type LockAction = "locked" | "unchanged" | "reformatted" | "amended";
+
+/** Options of `lockProtocol`. */
+export interface LockOptions {
+  cwd?: string;
+  /** The reason for changing a locked protocol; required to change one. */
+  amend?: string;
+  now?: () => Date;
+  /** Where records live, to say in an amendment whether any existed (default docs/measurements). */
+  recordsDir?: string;
+}
+
+/** Locks a committed, unchanged protocol; changing a locked one needs `amend`. */
+export async function lockProtocol(
+  file: string,
+  options: LockOptions = {},
+): Promise<{ lock: Lock; action: LockAction; file: string }> {
+  const cwd = options.cwd ?? process.cwd();
+  const abs = isAbsolute(file) ? file : resolve(cwd, file);
+  const loaded = await loadProtocol(abs);
+  const root = await repoRoot(dirname(abs));
+  const rel = relative(root, abs);
+  if (!(await isCommittedAndClean(rel, root))) {
+    throw new RefusalError(
+      "prereg-uncommitted",
+      `${file}: commit the protocol first; a lock pins a committed, unchanged file`,
+    );
+  }
+  const commit = await lastCommitOf(rel, root);
+  if (commit === null) throw new RefusalError("prereg-uncommitted", `${file}: no commit holds it`);
+  const now = (options.now ?? (() => new Date()))().toISOString();
+  const lock: Lock = {
+    schema: "witness.lock/1",
+    protocol: loaded.protocol.id,
+    file: rel,
+    canonicalHash: loaded.canonicalHash,
+    bytesHash: loaded.bytesHash,
+    lockedAt: now,
+    commit,
+  };
+  const previous = await readLock(abs);
+  let action: LockAction = "locked";
+  if (previous === null) {
+    if (options.amend !== undefined)
+      throw new UsageError(`${file}: not locked yet, nothing to amend`);
+  } else if (previous.canonicalHash === loaded.canonicalHash) {
+    if (previous.bytesHash === loaded.bytesHash)
+      return { lock: previous, action: "unchanged", file };
+    // Only the formatting changed: the registered content is the same, so no amendment is needed.
+    action = "reformatted";
+  } else {
+    if (options.amend === undefined || options.amend.trim() === "") {
+      throw new RefusalError(
+        "prereg-changed",
+        `${file}: changed since its lock (locked ${previous.canonicalHash}, now ${loaded.canonicalHash}); relock with --amend "<reason>"`,
+      );
+    }
+    const records = await recordsOf(
+      loaded.protocol,
+      options.recordsDir ?? join(root, DOCS.measurements),
+    );
+    const amendment: Amendment = {
+      at: now,
+      reason: options.amend,
+      oldCanonicalHash: previous.canonicalHash,
+      newCanonicalHash: loaded.canonicalHash,
+      oldBytesHash: previous.bytesHash,
+      newBytesHash: loaded.bytesHash,
+      commit,
+      recordsExisted: records.length > 0,
+      records,
+    };
+    await appendFile(amendmentsPathOf(abs), `${JSON.stringify(amendment)}\n`);
+    action = "amended";
+  }
+  await writeFileAtomic(lockPathOf(abs), `${JSON.stringify(lock, null, 2)}\n`);
+  return { lock, action, file };
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { fixtureSchema, plantedMarkerNames } from "../probes/fixture.js";
+import { cliRefSchema, launchSchema } from "../probes/probe-spec.js";
+import { scriptSchema, sentinelNames } from "../probes/script.js";
+import { predicateSchema } from "./predicate.js";
+
+const fourDigits = z.string().regex(/^\d{4}$/, 'expected a four-digit id as a string, e.g. "0001"');
+
+/** One arm: a fixture, a launch and a model script, with the outcomes expected of every spawn. */
+export const armSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "expected a kebab-case arm id"),
+  description: z.string().min(1),
+  fixture: fixtureSchema.default({ workspace: "outside-home", trust: true, files: [] }),
+  launch: launchSchema,
+  script: scriptSchema.default({ turns: [], final: "done", classifier: "allow" }),
+  expect: z.array(predicateSchema).min(1, "expected at least one predicate"),
+});
+export type Arm = z.infer<typeof armSchema>;
+
+/** A pre-registered protocol (`docs/prereg/NNNN-slug.yaml`). */
+export const protocolSchema = z
+  .strictObject({
+    id: fourDigits,
+    slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected a kebab-case slug"),
+    title: z.string().min(1),
+    /** The ADR this protocol gates. */
+    adr: fourDigits,
+    hypothesis: z.string().min(1),
+    /** Where the expectations come from (documentation, seeds), written before any data. */
+    basis: z.array(z.string().min(1)).default([]),
+    /** A pilot run before registration, if any, and what it was for. */
+    pilot: z.string().min(1).optional(),
+    cli: cliRefSchema,
+    spawns: z.number().int().min(1).max(100).default(3),
+    arms: z.array(armSchema).min(1, "expected at least one arm"),
+  })
+  .superRefine((protocol, ctx) => {
+    const seen = new Map<string, number>();
+    protocol.arms.forEach((arm, i) => {
+      const first = seen.get(arm.id);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["arms", i, "id"],
+          message: `expected a unique arm id; "${arm.id}" is also arms.${first}.id`,
+        });
+      } else seen.set(arm.id, i);
+      const planted = plantedMarkerNames(arm.fixture);
+      const sentinels = sentinelNames(arm.script);
+      arm.expect.forEach((p, j) => {
+        if ("marker" in p && !planted.includes(p.marker)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["arms", i, "expect", j, "marker"],
+            message: `expected a marker this arm's fixture plants (${planted.join(", ") || "none"}); got "${p.marker}"`,
+          });
+        }
+        if ("sentinel" in p && !sentinels.includes(p.sentinel)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["arms", i, "expect", j, "sentinel"],
+            message: `expected a sentinel this arm's script names (${sentinels.join(", ") || "none"}); got "${p.sentinel}"`,
+          });
+        }
+      });
+    });
+  });
+export type Protocol = z.infer<typeof protocolSchema>;

@@ -1,0 +1,116 @@
+import { readdir } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { RefusalError } from "../orchestrator/errors.js";
+import { sha256 } from "./canonical.js";
+import { repoRoot, showAt } from "./git.js";
+import { loadProtocol, type LoadedProtocol } from "./load.js";
+import { readLock, type Lock } from "./lock.js";
+import { DOCS, protocolFileName } from "./paths.js";
+
+/** A protocol's standing against its lock. */
+export type LockState = "locked" | "reformatted" | "changed" | "unlocked" | "bad-commit";
+
+/** One protocol's verification. */
+export interface LockCheck {
+  loaded: LoadedProtocol;
+  lock: Lock | null;
+  state: LockState;
+  /** One line a person can act on. */
+  message: string;
+}
+
+/** Compares a protocol with its lock, without git. */
+export function compareWithLock(loaded: LoadedProtocol, lock: Lock | null): LockCheck {
+  const base = { loaded, lock };
+  if (lock === null)
+    return { ...base, state: "unlocked", message: `not locked (hash ${loaded.canonicalHash})` };
+  if (lock.canonicalHash !== loaded.canonicalHash || lock.protocol !== loaded.protocol.id) {
+    return {
+      ...base,
+      state: "changed",
+      message: `changed since its lock: locked ${lock.canonicalHash}, now ${loaded.canonicalHash}`,
+    };
+  }
+  if (lock.bytesHash !== loaded.bytesHash) {
+    return {
+      ...base,
+      state: "reformatted",
+      message: `formatting changed since its lock, content the same (${lock.canonicalHash})`,
+    };
+  }
+  return {
+    ...base,
+    state: "locked",
+    message: `locked at ${lock.commit.slice(0, 12)} (${lock.canonicalHash})`,
+  };
+}
+
+/** Loads a protocol and checks its lock, including that the lock's commit holds the locked file. */
+export async function checkProtocol(file: string): Promise<LockCheck> {
+  const loaded = await loadProtocol(file);
+  const check = compareWithLock(loaded, await readLock(file));
+  if (check.lock === null || check.state === "changed") return check;
+  const root = await repoRoot(dirname(file));
+  const committed = await showAt(check.lock.commit, check.lock.file, root);
+  if (committed === null || sha256(committed) !== check.lock.bytesHash) {
+    return {
+      ...check,
+      state: "bad-commit",
+      message: `lock commit ${check.lock.commit.slice(0, 12)} does not hold ${check.lock.file} as locked`,
+    };
+  }
+  return check;
+}
+
+/** True for states a run may use as registered evidence. */
+export function isUsable(state: LockState): boolean {
+  return state === "locked" || state === "reformatted";
+}
+
+/** Throws the refusal `witness run` gives for an unlocked or changed protocol. */
+export function refuseUnlessLocked(check: LockCheck): void {
+  if (isUsable(check.state)) return;
+  const locked = check.lock?.canonicalHash ?? "none";
+  throw new RefusalError(
+    `prereg-${check.state}`,
+    `${check.loaded.file}: ${check.message} (lock hash ${locked}, file hash ${check.loaded.canonicalHash}); a run needs a registered protocol`,
+  );
+}
+
+/** Every protocol file in the repository's docs/prereg, sorted. */
+export async function listProtocols(
+  options: { cwd?: string; dir?: string } = {},
+): Promise<string[]> {
+  const cwd = options.cwd ?? process.cwd();
+  const dir = options.dir ?? join(await repoRoot(cwd), DOCS.prereg);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => protocolFileName(n) !== null)
+    .sort()
+    .map((n) => join(dir, n));
+}
+
+/** Checks the given protocols, or every registered one. */
+export async function verifyProtocols(
+  options: { cwd?: string; files?: readonly string[] } = {},
+): Promise<LockCheck[]> {
+  const cwd = options.cwd ?? process.cwd();
+  const files =
+    options.files !== undefined && options.files.length > 0
+      ? options.files.map((f) => (isAbsolute(f) ? f : resolve(cwd, f)))
+      : await listProtocols({ cwd });
+  const checks: LockCheck[] = [];
+  for (const file of files) checks.push(await checkProtocol(file));
+  return checks;
+}
+
+/** A path shown to a person: relative to `cwd` when inside it. */
+export function shown(file: string, cwd: string): string {
+  const rel = relative(cwd, file);
+  return rel.startsWith("..") ? file : rel;
+}
