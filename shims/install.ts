@@ -1,0 +1,247 @@
+import { constants } from "node:fs";
+import {
+  access,
+  appendFile,
+  chmod,
+  copyFile,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  writeFile,
+} from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { UsageError } from "../orchestrator/errors.js";
+import { findExecutable } from "./find-executable.js";
+import { findHostTools } from "./host-tools.js";
+import {
+  renderShim,
+  type OutputSource,
+  type RenderedStep,
+  type ShimConfig,
+} from "./render-shim.js";
+import {
+  behaviourSchema,
+  DEFAULT_ENV_PATTERNS,
+  envPatternProblem,
+  envPatternRegex,
+  shimNameProblem,
+  type BehaviourInput,
+  type Outcome,
+  type StdinMode,
+} from "./shim-spec.js";
+
+/** The folder, inside the shim directory, holding the awk program, output files and call claims. */
+export const STATE_DIR_NAME = ".witness";
+
+/** What `installShims` writes and how those shims behave. */
+export interface InstallShimsOptions {
+  /** Directory to write the shims into (created when missing); put it first on PATH. */
+  dir: string;
+  /** One executable per name, all with the same behaviour. */
+  names: readonly string[];
+  /** The JSONL log every shim appends to; default `<dir>/shims.jsonl`. */
+  log?: string;
+  /** Default: exit 0 with no output. */
+  behaviour?: BehaviourInput;
+  /** Environment selectors recorded (names or `PREFIX*`); default DEFAULT_ENV_PATTERNS. */
+  env?: readonly string[];
+  /** Default `record`. */
+  stdin?: StdinMode;
+  /** PATH used to find the host utilities and pass-through targets; default this process's PATH. */
+  path?: string;
+  cwd?: string;
+  /** Serialise large appends with mkdir even where flock exists (to test the fallback). */
+  forceMkdirLock?: boolean;
+}
+
+/** One installed shim. */
+export interface InstalledShim {
+  name: string;
+  file: string;
+  /** The real binary a pass-through shim runs. */
+  target?: string;
+}
+
+/** The result of an install: where the shims and their log are. */
+export interface InstalledShims {
+  dir: string;
+  log: string;
+  shims: InstalledShim[];
+}
+
+async function writableDir(dir: string, what: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unwritable";
+    throw new UsageError(
+      `cannot write to ${what} ${dir} (${code}); choose a directory you can write to`,
+    );
+  }
+}
+
+async function outputSource(
+  text: string | undefined,
+  file: string | undefined,
+  copyTo: string,
+  cwd: string,
+): Promise<OutputSource> {
+  if (text !== undefined) return { text };
+  if (file === undefined) return undefined;
+  const from = resolve(cwd, file);
+  try {
+    await copyFile(from, copyTo);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new UsageError(`cannot read the output file ${from} (${code}); check the path`);
+  }
+  return { file: copyTo };
+}
+
+async function renderStep(
+  o: Outcome,
+  stateDir: string,
+  prefix: string,
+  cwd: string,
+): Promise<RenderedStep> {
+  return {
+    exitCode: o.exitCode,
+    stdout: await outputSource(o.stdout, o.stdoutFile, join(stateDir, `${prefix}.stdout`), cwd),
+    stderr: await outputSource(o.stderr, o.stderrFile, join(stateDir, `${prefix}.stderr`), cwd),
+  };
+}
+
+function checkInputs(options: InstallShimsOptions): void {
+  if (options.names.length === 0)
+    throw new UsageError("name at least one shim to install, e.g. claude");
+  for (const name of options.names) {
+    const problem = shimNameProblem(name);
+    if (problem !== undefined) throw new UsageError(`shim name "${name}" ${problem}`);
+  }
+  for (const pattern of options.env ?? []) {
+    const problem = envPatternProblem(pattern);
+    if (problem !== undefined) throw new UsageError(`--env "${pattern}": ${problem}`);
+  }
+}
+
+/** Writes one argv-recording shim per name into `dir`; throws UsageError for bad input, before writing any shim. */
+export async function installShims(options: InstallShimsOptions): Promise<InstalledShims> {
+  checkInputs(options);
+  const cwd = options.cwd ?? process.cwd();
+  const dir = resolve(cwd, options.dir);
+  const log = resolve(cwd, options.log ?? join(dir, "shims.jsonl"));
+  const parsed = behaviourSchema.safeParse(options.behaviour ?? { kind: "script", outcome: {} });
+  if (!parsed.success) {
+    throw new UsageError(
+      `shim behaviour: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
+  }
+  const behaviour = parsed.data;
+  const path = options.path ?? process.env.PATH ?? "";
+  await writableDir(dir, "the shim directory");
+  await writableDir(dirname(log), "the log directory");
+  const stateDir = join(dir, STATE_DIR_NAME);
+  await mkdir(stateDir, { recursive: true });
+  const tools = await findHostTools(path, dir);
+
+  const targets = new Map<string, string>();
+  if (behaviour.kind === "pass-through") {
+    for (const name of options.names) {
+      const target =
+        behaviour.target !== undefined
+          ? resolve(cwd, behaviour.target)
+          : findExecutable(name, { path, exclude: [dir], cwd });
+      if (target === undefined) {
+        throw new UsageError(
+          `pass-through: no real "${name}" on PATH outside ${dir}; install it, fix PATH, or give --target <path>`,
+        );
+      }
+      // GNU env would read a NAME=VALUE operand as an assignment, not as the program to run.
+      if (tools.envDefaultSignal !== undefined && target.includes("=")) {
+        throw new UsageError(
+          `pass-through target ${target} contains "="; move or link it to a path without one`,
+        );
+      }
+      targets.set(name, target);
+    }
+  }
+
+  const template = await readFile(new URL("./assets/shim.sh", import.meta.url), "utf8");
+  await copyFile(new URL("./assets/record.awk", import.meta.url), join(stateDir, "record.awk"));
+  await appendFile(log, "");
+  const shims: InstalledShim[] = [];
+  for (const name of options.names) {
+    await clearCallClaims(stateDir, name);
+    let mode: ShimConfig["mode"];
+    if (behaviour.kind === "script") {
+      mode = {
+        kind: "script",
+        step: await renderStep(behaviour.outcome, stateDir, `${name}.1`, cwd),
+      };
+    } else if (behaviour.kind === "plan") {
+      const steps: RenderedStep[] = [];
+      for (const [i, o] of behaviour.calls.entries())
+        steps.push(await renderStep(o, stateDir, `${name}.${i + 1}`, cwd));
+      mode = { kind: "plan", steps };
+    } else {
+      mode = { kind: "pass-through", target: targets.get(name) ?? "" };
+    }
+    const script = renderShim(template, {
+      name,
+      log,
+      stateDir,
+      tools,
+      stdin: options.stdin ?? "record",
+      envRegex: envPatternRegex(options.env ?? DEFAULT_ENV_PATTERNS),
+      mode,
+      forceMkdirLock: options.forceMkdirLock ?? false,
+    });
+    const file = join(dir, name);
+    // Write then rename: a concurrent caller sees the old shim or the new one, never half of one.
+    const temp = join(stateDir, `${name}.tmp-${process.pid}`);
+    await writeFile(temp, script, { mode: 0o755 });
+    await chmod(temp, 0o755);
+    await rename(temp, file);
+    const target = targets.get(name);
+    shims.push(target === undefined ? { name, file } : { name, file, target });
+  }
+  await writeManifest(
+    stateDir,
+    options.names,
+    behaviour.kind === "plan" ? behaviour.calls.length : undefined,
+  );
+  return { dir, log, shims };
+}
+
+async function clearCallClaims(stateDir: string, name: string): Promise<void> {
+  const prefix = `${name}.call.`;
+  for (const entry of await readdir(stateDir)) {
+    if (entry.startsWith(prefix)) await rm(join(stateDir, entry), { force: true });
+  }
+}
+
+/** Plan lengths per shim name, so an unmet-plan check also sees plans that were never called. */
+export const MANIFEST_NAME = "plans.json";
+
+async function writeManifest(
+  stateDir: string,
+  names: readonly string[],
+  planLength: number | undefined,
+): Promise<void> {
+  const file = join(stateDir, MANIFEST_NAME);
+  let plans: Record<string, number> = {};
+  try {
+    plans = JSON.parse(await readFile(file, "utf8")) as Record<string, number>;
+  } catch {
+    plans = {};
+  }
+  for (const name of names) {
+    if (planLength === undefined) delete plans[name];
+    else plans[name] = planLength;
+  }
+  await writeFile(`${file}.tmp`, `${JSON.stringify(plans, null, 2)}\n`);
+  await rename(`${file}.tmp`, file);
+}
