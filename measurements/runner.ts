@@ -38,10 +38,9 @@ export interface RunProtocolOptions {
 }
 
 async function defaultProbe(): Promise<ProbeFn> {
-  // A variable specifier keeps the probe cell out of this module's load (and its type check) until used.
-  const specifier = "../probes/index.js";
-  const mod = (await import(specifier)) as { runProbe: ProbeFn };
-  return mod.runProbe;
+  // Lazy: the probe cell (servers, vendor cache) loads only when a run needs it.
+  const { runProbe } = await import("../probes/index.js");
+  return runProbe;
 }
 
 function errorText(error: unknown): string {
