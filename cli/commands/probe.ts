@@ -1,10 +1,74 @@
 import type { CommandModule } from "yargs";
+import type { ProbeInput } from "../../probes/probe-input.js";
 import { handled } from "../exit.js";
-import { InternalError } from "../../orchestrator/errors.js";
 
-// Placeholder until its issue lands; replaced by the real command module.
-export const probeCommand: CommandModule = {
+/** The flags of `witness probe`, as yargs hands them over. */
+export interface ProbeArgs {
+  cli: string;
+  fixture?: string;
+  script?: string;
+  node?: string;
+  "accept-loaded-user-config": boolean;
+  json: boolean;
+  keep: boolean;
+  timeout: number;
+  "--"?: (string | number)[];
+}
+
+/** Maps parsed flags to the probe input (no side effects). */
+export function probeInputFromArgs(args: ProbeArgs, cwd = process.cwd()): ProbeInput {
+  return {
+    cli: args.cli,
+    ...(args.fixture === undefined ? {} : { fixture: args.fixture }),
+    ...(args.script === undefined ? {} : { script: args.script }),
+    ...(args.node === undefined ? {} : { node: args.node }),
+    acceptLoadedUserConfig: args["accept-loaded-user-config"],
+    argv: (args["--"] ?? []).map(String),
+    timeoutMs: args.timeout,
+    cwd,
+  };
+}
+
+/** `witness probe`: one live spawn of a real CLI against the scripted fake model. */
+export const probeCommand: CommandModule<object, ProbeArgs> = {
   command: "probe",
-  describe: false,
-  handler: handled(() => Promise.reject(new InternalError("witness probe is not implemented yet"))),
+  describe: "Run a real vendor CLI once in a probe cell and print what it loaded, offered and ran",
+  builder: (y) =>
+    y
+      .parserConfiguration({ "populate--": true })
+      .usage("$0 probe --cli <name@version> [--fixture f] [--script f] (--node f | -- <args>)")
+      .option("cli", { type: "string", demandOption: true, describe: "e.g. claude-code@2.1.332" })
+      .option("fixture", {
+        type: "string",
+        describe: "fixture file (YAML/JSON): files, layout, trust",
+      })
+      .option("script", { type: "string", describe: "fake model script (YAML/JSON)" })
+      .option("node", { type: "string", describe: "reference-orchestrator node file to render" })
+      .option("accept-loaded-user-config", { type: "boolean", default: false })
+      .option("json", {
+        type: "boolean",
+        default: false,
+        describe: "print the observation as JSON",
+      })
+      .option("keep", { type: "boolean", default: false, describe: "keep the cell on disk" })
+      .option("timeout", {
+        type: "number",
+        default: 60_000,
+        describe: "milliseconds",
+      }),
+  handler: handled(async (args) => {
+    const { loadProbeSpec } = await import("../../probes/probe-input.js");
+    const { runProbe } = await import("../../probes/run-probe.js");
+    const { summarizeObservation } = await import("../../probes/summary.js");
+    const spec = await loadProbeSpec(probeInputFromArgs(args));
+    const observation = await runProbe(spec, {
+      keep: args.keep,
+      onCellKept: (dir) => process.stderr.write(`cell kept: ${dir}\n`),
+    });
+    process.stdout.write(
+      `${args.json ? JSON.stringify(observation, null, 2) : summarizeObservation(observation)}\n`,
+    );
+    // A fault means the spawn is not evidence: say so in the exit code as well.
+    return observation.faults.length > 0 ? 1 : 0;
+  }),
 };

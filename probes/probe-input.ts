@@ -1,0 +1,59 @@
+// Building a ProbeSpec from the files and flags `witness probe` is given.
+import { resolve } from "node:path";
+import { z } from "zod";
+import { UsageError } from "../orchestrator/errors.js";
+import { readInput } from "../orchestrator/read-input.js";
+import { fixtureSchema } from "./fixture.js";
+import { parseCliRef, type ProbeSpec } from "./probe-spec.js";
+import { scriptSchema } from "./script.js";
+
+/** What the command line says about one probe. */
+export interface ProbeInput {
+  /** `name@version`. */
+  cli: string;
+  fixture?: string;
+  script?: string;
+  /** A reference-orchestrator node file (YAML or JSON). */
+  node?: string;
+  acceptLoadedUserConfig?: boolean;
+  /** Raw arguments after the binary (after `--`). */
+  argv?: readonly string[];
+  timeoutMs?: number;
+  cwd?: string;
+}
+
+/** Reads the fixture, script and node files named by `input` and assembles the spec. */
+export async function loadProbeSpec(input: ProbeInput): Promise<ProbeSpec> {
+  const cli = parseCliRef(input.cli);
+  if (cli === null) {
+    throw new UsageError(
+      `--cli ${JSON.stringify(input.cli)}: expected <cli>@<exact version>, e.g. claude-code@2.1.332`,
+    );
+  }
+  const argv = input.argv ?? [];
+  if (input.node !== undefined && argv.length > 0) {
+    throw new UsageError("give either --node <file> or raw arguments after --, not both");
+  }
+  if (input.node === undefined && argv.length === 0) {
+    throw new UsageError(
+      "give the CLI's arguments after -- (e.g. -- -p hello) or a node with --node <file>",
+    );
+  }
+  const at = (file: string) => resolve(input.cwd ?? process.cwd(), file);
+  const fixture =
+    input.fixture === undefined
+      ? fixtureSchema.parse({})
+      : await readInput(fixtureSchema, at(input.fixture));
+  const script =
+    input.script === undefined
+      ? scriptSchema.parse({})
+      : await readInput(scriptSchema, at(input.script));
+  const launch =
+    input.node === undefined
+      ? { argv: [...argv] }
+      : {
+          node: await readInput(z.record(z.string(), z.unknown()), at(input.node)),
+          acceptLoadedUserConfig: input.acceptLoadedUserConfig ?? false,
+        };
+  return { cli, fixture, script, launch, timeoutMs: input.timeoutMs ?? 60_000 };
+}

@@ -1,0 +1,34 @@
+// A person-readable summary of one observation (the JSON is the data; this is the screen).
+import type { Observation } from "./observation.js";
+
+/** Renders an observation as short labelled lines. */
+export function summarizeObservation(o: Observation): string {
+  const lines: string[] = [];
+  lines.push(
+    `${o.cli.name}@${o.cli.version || "?"}  exit ${o.exitCode ?? o.signal ?? "none"}  ${Math.round(o.durationMs)} ms  ${o.isolation}  ${o.requestCount} request(s)`,
+  );
+  lines.push(
+    `argv: ${o.argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(" ")}`,
+  );
+  if (o.permissionMode !== null || o.sandboxPolicy !== null) {
+    lines.push(
+      `permission mode: ${o.permissionMode ?? "-"}  sandbox policy: ${o.sandboxPolicy ?? "-"}`,
+    );
+  }
+  if (o.markers.length > 0) lines.push("markers:");
+  for (const m of o.markers) {
+    const where = m.seenIn.length > 0 ? `seen in ${m.seenIn.join(", ")}` : "not seen";
+    lines.push(`  ${m.name}  ${where}  (planted in ${m.planted.join(", ") || "-"})`);
+  }
+  if (o.sentinels.length > 0) lines.push("sentinels:");
+  for (const s of o.sentinels) lines.push(`  ${s.name}  ${s.created ? "created" : "absent"}`);
+  if (o.toolCalls.length > 0) lines.push("tool calls:");
+  for (const c of o.toolCalls) {
+    const decision = c.permissionDecision === null ? "" : `  decision ${c.permissionDecision}`;
+    const text = c.resultText.replace(/\s+/g, " ").slice(0, 120);
+    lines.push(`  ${c.name} ${c.id}  ${c.outcome}${decision}  ${text}`);
+  }
+  lines.push(`tools offered (${o.toolsOffered.length}): ${o.toolsOffered.join(", ") || "-"}`);
+  if (o.faults.length > 0) lines.push("faults:", ...o.faults.map((f) => `  ${f}`));
+  return lines.join("\n");
+}
