@@ -232,7 +232,7 @@ async function writeManifest(
   planLength: number | undefined,
 ): Promise<void> {
   const file = join(stateDir, MANIFEST_NAME);
-  let plans: Record<string, number> = {};
+  let plans: Record<string, number>;
   try {
     plans = JSON.parse(await readFile(file, "utf8")) as Record<string, number>;
   } catch {

@@ -1,0 +1,139 @@
+import { realpathSync } from "node:fs";
+import type { ShimRecord } from "./log-schema.js";
+
+/** What a spawn must look like; every given field must match. */
+export interface SpawnExpectation {
+  /** The exact arguments after the program name. */
+  argv?: readonly string[];
+  /** The working directory (compared after resolving symlinks). */
+  cwd?: string;
+  /** Recorded variables: a string must match exactly, null must be absent. */
+  env?: Readonly<Record<string, string | null>>;
+  /** How many calls must match; default at least one. */
+  times?: number;
+}
+
+/** The verdict of a spawn check and the message a person reads when it fails. */
+export interface SpawnCheck {
+  pass: boolean;
+  matches: ShimRecord[];
+  message: string;
+}
+
+const SHOWN_CALLS = 5;
+const CELL = 40;
+
+function show(value: string | undefined): string {
+  if (value === undefined) return "(none)";
+  const json = JSON.stringify(value);
+  return json.length <= CELL ? json : `${json.slice(0, CELL - 12)}…(${value.length} chars)`;
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The expected and actual argv in two columns, with ≠ on every line that differs. */
+export function sideBySide(expected: readonly string[], actual: readonly string[]): string {
+  const rows = [`     ${"expected".padEnd(CELL)}    actual`];
+  for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
+    const e = expected[i];
+    const a = actual[i];
+    const mark = e === a ? "   " : " ≠ ";
+    rows.push(`  ${String(i).padStart(2)} ${show(e).padEnd(CELL)}${mark} ${show(a)}`);
+  }
+  return rows.join("\n");
+}
+
+function argvEqual(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** Why a record does not meet the expectation, one line per difference (empty when it matches). */
+export function differences(record: ShimRecord, expected: SpawnExpectation): string[] {
+  const out: string[] = [];
+  if (expected.argv !== undefined && !argvEqual(expected.argv, record.argv)) {
+    out.push(`argv differs:\n${sideBySide(expected.argv, record.argv)}`);
+  }
+  if (expected.cwd !== undefined && real(expected.cwd) !== record.cwd) {
+    out.push(`cwd: expected ${real(expected.cwd)}, actual ${record.cwd}`);
+  }
+  for (const [name, want] of Object.entries(expected.env ?? {})) {
+    const got = record.env[name];
+    if (want === null && got !== undefined)
+      out.push(`env ${name}: expected absent, actual ${show(got)}`);
+    if (want !== null && got !== want)
+      out.push(`env ${name}: expected ${show(want)}, actual ${show(got)}`);
+  }
+  return out;
+}
+
+function describeExpectation(name: string, expected: SpawnExpectation): string {
+  const parts = [
+    `expected ${expected.times === undefined ? "a call" : `exactly ${expected.times} call(s)`} to ${name}`,
+  ];
+  if (expected.argv !== undefined) parts.push(`  argv ${JSON.stringify(expected.argv)}`);
+  if (expected.cwd !== undefined) parts.push(`  cwd  ${expected.cwd}`);
+  if (expected.env !== undefined) parts.push(`  env  ${JSON.stringify(expected.env)}`);
+  return parts.join("\n");
+}
+
+/** Checks that `name` was spawned as expected, explaining every near miss when it was not. */
+export function checkSpawned(
+  records: readonly ShimRecord[],
+  name: string,
+  expected: SpawnExpectation,
+): SpawnCheck {
+  const calls = records.filter((r) => r.shim === name);
+  const matches = calls.filter((r) => differences(r, expected).length === 0);
+  const pass =
+    expected.times === undefined ? matches.length > 0 : matches.length === expected.times;
+  const head = describeExpectation(name, expected);
+  if (calls.length === 0) {
+    const others = [...new Set(records.map((r) => r.shim))];
+    const seen =
+      others.length === 0 ? "no shim was called at all" : `shims called: ${others.join(", ")}`;
+    return { pass, matches, message: `${head}\n${name} was never called (${seen})` };
+  }
+  const lines = [head, `${name} was called ${calls.length} time(s), ${matches.length} matched`];
+  calls.slice(0, SHOWN_CALLS).forEach((record, i) => {
+    const diffs = differences(record, expected);
+    lines.push(`call ${i + 1} (pid ${record.pid}): ${diffs.length === 0 ? "matches" : ""}`);
+    if (diffs.length > 0) lines.push(...diffs.map((d) => `  ${d.replaceAll("\n", "\n  ")}`));
+    else if (expected.argv !== undefined)
+      lines.push(`  ${sideBySide(expected.argv, record.argv).replaceAll("\n", "\n  ")}`);
+  });
+  if (calls.length > SHOWN_CALLS) lines.push(`… and ${calls.length - SHOWN_CALLS} more call(s)`);
+  return { pass, matches, message: lines.join("\n") };
+}
+
+/** Every way the plans went unmet: steps never called, calls beyond the plan. Empty when all were met. */
+export function unmetPlans(
+  records: readonly ShimRecord[],
+  plans: Readonly<Record<string, number>> = {},
+): string[] {
+  const lengths = new Map<string, number>(Object.entries(plans));
+  for (const r of records)
+    if (r.mode === "plan" && r.planLength !== undefined) lengths.set(r.shim, r.planLength);
+  const problems: string[] = [];
+  for (const [name, length] of lengths) {
+    const calls = records.filter((r) => r.shim === name && r.mode === "plan");
+    const seen = new Set(calls.map((r) => r.call));
+    const missing = Array.from({ length }, (_, i) => i + 1).filter((n) => !seen.has(n));
+    if (missing.length > 0) {
+      problems.push(
+        `${name}: plan of ${length} call(s), call(s) ${missing.join(", ")} never arrived`,
+      );
+    }
+    for (const r of calls.filter((c) => c.beyondPlan === true)) {
+      problems.push(
+        `${name}: call ${r.call ?? "?"} arrived beyond the plan of ${length}, argv ${JSON.stringify(r.argv)}`,
+      );
+    }
+  }
+  return problems;
+}
