@@ -19,7 +19,8 @@ export interface AmbientResolution {
   source: "run" | "node" | "workflow" | "environment" | "default";
 }
 
-function checked(value: string, where: string): AmbientContext {
+/** Checks a value typed outside a spec file (run override, environment); refuses an unknown one. */
+export function checkAmbient(value: string, where: string): AmbientContext {
   const result = ambientContextSchema.safeParse(value);
   if (!result.success)
     throw new RefusalError(
@@ -36,14 +37,15 @@ export function resolveAmbient(input: {
   workflow?: WorkflowSpec | undefined;
   env?: Readonly<Record<string, string | undefined>> | undefined;
 }): AmbientResolution {
-  if (input.run !== undefined) return { value: checked(input.run, "run override"), source: "run" };
+  if (input.run !== undefined)
+    return { value: checkAmbient(input.run, "run override"), source: "run" };
   if (input.node?.ambientContext !== undefined)
     return { value: input.node.ambientContext, source: "node" };
   const fromWorkflow = input.workflow?.defaults?.ambientContext;
   if (fromWorkflow !== undefined) return { value: fromWorkflow, source: "workflow" };
   const fromEnv = input.env?.[AMBIENT_ENV];
   if (fromEnv !== undefined && fromEnv !== "")
-    return { value: checked(fromEnv, AMBIENT_ENV), source: "environment" };
+    return { value: checkAmbient(fromEnv, AMBIENT_ENV), source: "environment" };
   return { value: "workspace", source: "default" };
 }
 

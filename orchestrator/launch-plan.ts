@@ -1,4 +1,5 @@
 // The launch plan: what to spawn, as data. Planners build it; only run-workflow.ts spawns it.
+import type { AmbientResolution } from "./ambient-context.js";
 import type { Diagnostic } from "./diagnostics.js";
 import type { ParentAccess, ParentAccessDetector, RunContext } from "./parent-access.js";
 import type { Adapter, NodeSpec, ProjectConfig, WorkflowSpec } from "./spec.js";
@@ -62,7 +63,7 @@ export interface LaunchPlan {
   /** A planned node's tool policy (absent for a hand-written node). */
   toolPolicy?: ToolPolicy;
   /** The effective ambient_context and where it came from. */
-  ambient: { value: string; source: "run" | "node" | "workflow" | "environment" | "default" };
+  ambient: AmbientResolution;
   /** Set on the launch that ran the run's parent probe: its evidence, for `worker_access.parent`. */
   parentCheck?: ParentAccess;
 }
