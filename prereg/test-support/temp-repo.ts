@@ -1,0 +1,75 @@
+// Test helpers: temporary git repositories and the built CLI, all spawned through the one exec seam.
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { runProcess, type ExecResult } from "../../orchestrator/exec.js";
+
+/** The repository witness itself lives in. */
+export const WITNESS_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The built CLI that end-to-end tests run. */
+export const BUILT_CLI = join(WITNESS_ROOT, "dist", "cli", "main.js");
+
+function env(home: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: "1",
+    LANG: "C.UTF-8",
+  };
+}
+
+/** Runs git in `cwd` with a fixed identity; throws when it fails. */
+export async function git(cwd: string, ...args: string[]): Promise<string> {
+  const result = await runProcess({
+    file: "git",
+    args: [
+      "-c",
+      "user.name=witness-test",
+      "-c",
+      "user.email=test@invalid",
+      "-c",
+      "commit.gpgsign=false",
+      ...args,
+    ],
+    env: env(cwd),
+    cwd,
+  });
+  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+/** Runs the built `witness` CLI in `cwd`. */
+export function witness(cwd: string, ...args: string[]): Promise<ExecResult> {
+  return runProcess({
+    file: process.execPath,
+    args: [BUILT_CLI, ...args],
+    env: { ...env(cwd), NO_COLOR: "1" },
+    cwd,
+    timeoutMs: 120_000,
+  });
+}
+
+/** A fresh git repository with one empty commit; `cleanup` removes it. */
+export async function tempRepo(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), "witness-e-"));
+  await git(dir, "init", "-q", "-b", "main");
+  await git(dir, "commit", "-q", "--allow-empty", "-m", "start");
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Writes `text` at `rel` inside `dir`, creating directories. */
+export async function put(dir: string, rel: string, text: string): Promise<string> {
+  const file = join(dir, rel);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, text);
+  return file;
+}
+
+/** Commits the given paths (all changes when none are named). */
+export async function commit(dir: string, message: string, ...paths: string[]): Promise<string> {
+  await git(dir, "add", ...(paths.length > 0 ? paths : ["-A"]));
+  await git(dir, "commit", "-q", "-m", message);
+  return git(dir, "rev-parse", "HEAD");
+}
