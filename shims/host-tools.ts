@@ -44,7 +44,7 @@ export async function findHostTools(path: string, shimDir: string): Promise<Host
   if (sha256 === undefined) missing.push("sha256sum (or shasum)");
   if (missing.length > 0 || sha256 === undefined) {
     throw new UsageError(
-      `shims need these POSIX utilities on PATH and none was found: ${missing.join(", ")}; install them or fix PATH`,
+      `shims need these POSIX utilities and they are not on PATH: ${missing.join(", ")}; install them or fix PATH`,
     );
   }
   const env = find("env");

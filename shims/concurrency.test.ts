@@ -1,0 +1,48 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { installShims } from "./install.js";
+import { readShimLog } from "./read-log.js";
+import { run, tempDir } from "./test-support/temp.js";
+
+// Starts N shims at once from one sh, each with its index and an argument of `size` bytes.
+const BURST = `
+n=$1; size=$2
+big=$(printf "%\${size}s" "" | tr " " y)
+i=1
+while [ $i -le $n ]; do
+  claude "$i" "$big" </dev/null &
+  i=$((i + 1))
+done
+wait
+`;
+
+async function burst(dir: string, n: number, size: number, forceMkdirLock = false) {
+  const s = await installShims({ dir, names: ["claude"], forceMkdirLock });
+  const result = await run("/bin/sh", ["-c", BURST, "burst", String(n), String(size)], {
+    env: { PATH: `${dir}:${process.env.PATH ?? ""}` },
+  });
+  expect(result.exitCode).toBe(0);
+  return readShimLog(s.log);
+}
+
+describe("concurrent invocations", () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+  afterEach(() => cleanup());
+
+  it.each([
+    ["small records (one write each)", 10, false],
+    ["100 KB records (flock)", 100_000, false],
+    ["100 KB records (mkdir lock fallback)", 100_000, true],
+  ])(
+    "gives a hundred intact records for a hundred calls: %s",
+    async (_label, size, forceMkdirLock) => {
+      const log = await burst(dir, 100, size, forceMkdirLock);
+      expect(log.problems).toEqual([]);
+      expect(log.records).toHaveLength(100);
+      const indexes = log.records.map((r) => Number(r.argv[0])).sort((a, b) => a - b);
+      expect(indexes).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+      for (const r of log.records) expect(r.argv[1]).toBe("y".repeat(size));
+    },
+  );
+});
