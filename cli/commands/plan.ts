@@ -1,10 +1,53 @@
 import type { CommandModule } from "yargs";
 import { handled } from "../exit.js";
-import { InternalError } from "../../orchestrator/errors.js";
 
-// Placeholder until its issue lands; replaced by the real command module.
-export const planCommand: CommandModule = {
+interface PlanArgs {
+  workflow: string;
+  "project-config"?: string;
+  "accept-loaded-user-config": boolean;
+  "ambient-context"?: string;
+  json: boolean;
+}
+
+/** `witness plan`: the plan screen of a workflow; exit 2 when any node is refused. */
+export const planCommand: CommandModule<object, PlanArgs> = {
   command: "plan",
-  describe: false,
-  handler: handled(() => Promise.reject(new InternalError("witness plan is not implemented yet"))),
+  describe: "Print a workflow's plan screen: each node's access, the disclosure, diagnostics",
+  builder: (y) =>
+    y
+      .option("workflow", {
+        type: "string",
+        demandOption: true,
+        describe: "workflow (YAML or JSON)",
+      })
+      .option("project-config", { type: "string", describe: "project config file" })
+      .option("accept-loaded-user-config", {
+        type: "boolean",
+        default: false,
+        describe: "planned nodes load your CLI configuration (see `witness argv --help`)",
+      })
+      .option("ambient-context", {
+        type: "string",
+        describe: "run override: none | workspace | operator | all",
+      })
+      .option("json", { type: "boolean", default: false, describe: "print the plan as JSON" }),
+  handler: handled(async (args: PlanArgs) => {
+    const { planFile } = await import("../../orchestrator/describe-launch.js");
+    const { renderPlanScreen } = await import("../../orchestrator/plan-workflow.js");
+    const plan = await planFile({
+      workflowFile: args.workflow,
+      ...(args["project-config"] === undefined
+        ? {}
+        : { projectConfigFile: args["project-config"] }),
+      acceptLoadedUserConfig: args["accept-loaded-user-config"],
+      ...(args["ambient-context"] === undefined ? {} : { ambientContext: args["ambient-context"] }),
+    });
+    process.stdout.write(
+      args.json ? `${JSON.stringify(plan, null, 2)}\n` : `${renderPlanScreen(plan).join("\n")}\n`,
+    );
+    const refused = plan.nodes.filter((node) => node.refusal !== undefined);
+    for (const node of refused)
+      process.stderr.write(`witness: node ${node.id} ${node.refusal?.message ?? "refused"}\n`);
+    return refused.length > 0 ? 2 : 0;
+  }),
 };
