@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { plantedMarkerNames } from "../probes/fixture.js";
+import type { ProbeSpec } from "../probes/probe-spec.js";
+import { canonicalHash, sha256 } from "../prereg/canonical.js";
+import { parseProtocol } from "../prereg/load.js";
+import { marker, observation, protocolText } from "../prereg/test-support/observations.js";
+import type { LockCheck } from "../prereg/verify.js";
+import { runProtocol, type ProbeFn } from "./runner.js";
+
+function locked(text = protocolText()): LockCheck {
+  const protocol = parseProtocol(text, "docs/prereg/0001-demo.yaml");
+  const loaded = {
+    file: "docs/prereg/0001-demo.yaml",
+    protocol,
+    canonicalHash: canonicalHash(protocol),
+    bytesHash: sha256(text),
+  };
+  const lock = {
+    schema: "witness.lock/1" as const,
+    protocol: "0001",
+    file: "docs/prereg/0001-demo.yaml",
+    canonicalHash: loaded.canonicalHash,
+    bytesHash: loaded.bytesHash,
+    lockedAt: "2026-01-01T00:00:00.000Z",
+    commit: "a".repeat(40),
+  };
+  return { loaded, lock, state: "locked", message: "locked" };
+}
+
+/** A probe that "sees" the markers `seen` returns for each spawn, counting calls. */
+function fakeProbe(seen: (call: number) => string[]): ProbeFn & { calls: ProbeSpec[] } {
+  const calls: ProbeSpec[] = [];
+  const probe = (spec: ProbeSpec) => {
+    calls.push(spec);
+    const visible = seen(calls.length);
+    return Promise.resolve(
+      observation({
+        markers: plantedMarkerNames(spec.fixture).map((n) =>
+          marker(n, visible.includes(n) ? ["messages"] : []),
+        ),
+      }),
+    );
+  };
+  return Object.assign(probe, { calls });
+}
+
+describe("runProtocol", () => {
+  it("runs arms × spawns through the probe and confirms what the observations support", async () => {
+    const probe = fakeProbe(() => ["A"]);
+    const record = await runProtocol(locked(), { probe });
+    expect(probe.calls).toHaveLength(2);
+    expect(probe.calls[0]?.launch).toEqual({ argv: ["-p", "hi"] });
+    expect(record.verdict).toBe("confirmed");
+    expect(record.arms[0]?.tally).toEqual([
+      { label: "exit-code 0", passed: 2, of: 2 },
+      { label: "marker-present A", passed: 2, of: 2 },
+      { label: "marker-absent B", passed: 2, of: 2 },
+    ]);
+    expect(record.cli.versionsRun).toEqual(["2.1.332"]);
+    expect(record.protocol.lockCommit).toBe("a".repeat(40));
+  });
+
+  it("refutes when every spawn sees the marker expected absent", async () => {
+    const record = await runProtocol(locked(), { probe: fakeProbe(() => ["A", "B"]) });
+    expect(record.arms[0]?.verdict).toBe("refuted");
+    expect(record.verdict).toBe("refuted");
+  });
+
+  it("is inconclusive when spawns disagree", async () => {
+    const record = await runProtocol(locked(), {
+      probe: fakeProbe((n) => (n === 1 ? ["A"] : ["A", "B"])),
+    });
+    expect(record.verdict).toBe("inconclusive");
+  });
+
+  it("turns a probe that throws into an infrastructure fault, not a verdict", async () => {
+    const probe: ProbeFn = () => Promise.reject(new Error("cell could not be built"));
+    const record = await runProtocol(locked(), { probe });
+    expect(record.arms[0]?.verdict).toBe("inconclusive");
+    expect(record.arms[0]?.reasons[0]).toBe(
+      "spawn 1: infrastructure fault: probe failed: cell could not be built",
+    );
+  });
+
+  it("treats a spawn of another CLI version as a fault", async () => {
+    const probe: ProbeFn = () =>
+      Promise.resolve(observation({ cli: { name: "claude-code", version: "2.1.999" } }));
+    const record = await runProtocol(locked(), { probe });
+    expect(record.arms[0]?.spawns[0]?.faults).toContain("ran claude-code@2.1.999, not 2.1.332");
+  });
+
+  it("redacts secrets in the recorded environment even if the cell did not", async () => {
+    const record = await runProtocol(locked(), { probe: fakeProbe(() => ["A"]) });
+    expect(record.arms[0]?.spawns[0]?.observation?.env.ANTHROPIC_API_KEY).toBe("<redacted:14>");
+  });
+
+  it("never runs more spawns at once than --jobs", async () => {
+    let running = 0;
+    let peak = 0;
+    const probe: ProbeFn = async () => {
+      peak = Math.max(peak, ++running);
+      await new Promise((r) => setTimeout(r, 5));
+      running--;
+      return observation({ markers: [marker("A", ["system"]), marker("B", [])] });
+    };
+    await runProtocol(locked(), { probe, spawns: 7, jobs: 3 });
+    expect(peak).toBe(3);
+  });
+
+  it("stops and throws when aborted, passing the signal to the probe", async () => {
+    const controller = new AbortController();
+    const seen: (AbortSignal | undefined)[] = [];
+    const probe: ProbeFn = (_spec, options) => {
+      seen.push(options.signal);
+      controller.abort();
+      return Promise.reject(new Error("killed"));
+    };
+    await expect(
+      runProtocol(locked(), { probe, signal: controller.signal, spawns: 5 }),
+    ).rejects.toThrow();
+    expect(seen).toEqual([controller.signal]);
+  });
+});

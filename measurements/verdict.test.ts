@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import type { SpawnRecord } from "./record.js";
+import { armVerdict, overallVerdict, spawnStatus, tally } from "./verdict.js";
+
+function spawn(index: number, passes: boolean[], faults: string[] = []): SpawnRecord {
+  return {
+    index,
+    status: spawnStatus(faults, passes),
+    faults,
+    observation: null,
+    predicates: passes.map((pass, i) => ({
+      label: `p${i}`,
+      pass,
+      explanation: pass ? "held" : "did not hold",
+    })),
+  };
+}
+
+describe("spawnStatus", () => {
+  it.each([
+    [[], [true, true], "as-expected"],
+    [[], [true, false], "contrary"],
+    [[], [false, false], "contrary"],
+    [["no-request"], [true, true], "fault"],
+  ] as const)("faults %j with passes %j is %s", (faults, passes, status) => {
+    expect(spawnStatus(faults, passes)).toBe(status);
+  });
+});
+
+describe("armVerdict", () => {
+  it("confirms an arm whose every spawn is as expected", () => {
+    expect(armVerdict([spawn(1, [true, true]), spawn(2, [true, true])]).verdict).toBe("confirmed");
+  });
+
+  it("refutes an arm whose spawns all fail the same predicates, with the failing predicates as reasons", () => {
+    const v = armVerdict([
+      spawn(1, [true, false]),
+      spawn(2, [true, false]),
+      spawn(3, [true, false]),
+    ]);
+    expect(v.verdict).toBe("refuted");
+    expect(v.reasons).toContain("p1: did not hold");
+  });
+
+  it("calls contrary spawns that fail different predicates a disagreement", () => {
+    const v = armVerdict([spawn(1, [true, false]), spawn(2, [false, true])]);
+    expect(v.verdict).toBe("inconclusive");
+    expect(v.reasons[0]).toBe("spawns disagree");
+  });
+
+  it("calls a mix of expected and contrary spawns inconclusive", () => {
+    expect(armVerdict([spawn(1, [true]), spawn(2, [false])]).verdict).toBe("inconclusive");
+  });
+
+  it("calls any infrastructure fault inconclusive and names it", () => {
+    const v = armVerdict([spawn(1, [true]), spawn(2, [true], ["timeout: the CLI did not finish"])]);
+    expect(v.verdict).toBe("inconclusive");
+    expect(v.reasons).toEqual(["spawn 2: infrastructure fault: timeout: the CLI did not finish"]);
+  });
+
+  it("calls an arm without spawns inconclusive", () => {
+    expect(armVerdict([]).verdict).toBe("inconclusive");
+  });
+});
+
+describe("tally", () => {
+  it("counts passes per predicate over the spawns fit as evidence", () => {
+    const t = tally(
+      ["p0", "p1"],
+      [spawn(1, [true, false]), spawn(2, [true, true]), spawn(3, [], ["probe failed"])],
+    );
+    expect(t).toEqual([
+      { label: "p0", passed: 2, of: 2 },
+      { label: "p1", passed: 1, of: 2 },
+    ]);
+  });
+});
+
+describe("overallVerdict", () => {
+  it.each([
+    [["confirmed", "confirmed"], "confirmed"],
+    [["confirmed", "refuted"], "refuted"],
+    [["refuted", "inconclusive"], "inconclusive"],
+    [["confirmed", "inconclusive"], "inconclusive"],
+    [[], "inconclusive"],
+  ] as const)("arms %j give %s", (verdicts, overall) => {
+    expect(overallVerdict(verdicts.map((verdict) => ({ verdict })))).toBe(overall);
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { evaluatePredicate } from "./evaluate.js";
+import { predicateSchema, type Predicate } from "./predicate.js";
+import { marker, observation } from "./test-support/observations.js";
+
+const obs = observation({
+  exitCode: 3,
+  permissionMode: "default",
+  sandboxPolicy: "workspace-write",
+  markers: [marker("WS", ["messages", "transcript"]), marker("HOME", [])],
+  sentinels: [
+    { name: "RAN", path: "/tmp/s/RAN", created: true },
+    { name: "NOT", path: "/tmp/s/NOT", created: false },
+  ],
+  toolsOffered: ["Bash", "Read"],
+  toolCalls: [
+    {
+      id: "1",
+      name: "Bash",
+      input: {},
+      outcome: "ran",
+      resultText: "",
+      permissionDecision: "accept",
+    },
+    {
+      id: "2",
+      name: "Write",
+      input: {},
+      outcome: "denied",
+      resultText: "",
+      permissionDecision: "reject",
+    },
+    {
+      id: "3",
+      name: "Skill",
+      input: {},
+      outcome: "no-such-tool",
+      resultText: "",
+      permissionDecision: null,
+    },
+  ],
+});
+
+const table: [unknown, boolean][] = [
+  [{ kind: "marker-present", marker: "WS" }, true],
+  [{ kind: "marker-present", marker: "WS", in: "messages" }, true],
+  [{ kind: "marker-present", marker: "WS", in: "system" }, false],
+  [{ kind: "marker-present", marker: "HOME" }, false],
+  [{ kind: "marker-absent", marker: "HOME" }, true],
+  [{ kind: "marker-absent", marker: "WS" }, false],
+  [{ kind: "marker-absent", marker: "WS", in: "system" }, true],
+  [{ kind: "marker-absent", marker: "GONE" }, false],
+  [{ kind: "marker-present", marker: "GONE" }, false],
+  [{ kind: "sentinel-created", sentinel: "RAN" }, true],
+  [{ kind: "sentinel-created", sentinel: "NOT" }, false],
+  [{ kind: "sentinel-absent", sentinel: "NOT" }, true],
+  [{ kind: "sentinel-absent", sentinel: "RAN" }, false],
+  [{ kind: "sentinel-absent", sentinel: "MISSING" }, false],
+  [{ kind: "tool-offered", tool: "Bash" }, true],
+  [{ kind: "tool-offered", tool: "Write" }, false],
+  [{ kind: "tool-not-offered", tool: "Write" }, true],
+  [{ kind: "tool-not-offered", tool: "Read" }, false],
+  [{ kind: "tool-call", tool: "Bash", outcome: "ran" }, true],
+  [{ kind: "tool-call", tool: "Write", outcome: "denied" }, true],
+  [{ kind: "tool-call", tool: "Write", outcome: "ran" }, false],
+  [{ kind: "tool-call", tool: "Skill", outcome: "no-such-tool" }, true],
+  [{ kind: "tool-call", tool: "Edit", outcome: "denied" }, false],
+  [{ kind: "exit-code", equals: 3 }, true],
+  [{ kind: "exit-code", equals: 0 }, false],
+  [{ kind: "permission-mode", equals: "default" }, true],
+  [{ kind: "permission-mode", equals: "bypassPermissions" }, false],
+  [{ kind: "sandbox-policy", equals: "workspace-write" }, true],
+  [{ kind: "sandbox-policy", equals: "read-only" }, false],
+];
+
+describe("evaluatePredicate", () => {
+  it.each(table)("judges %j as %s from the observation alone", (input, pass) => {
+    const predicate: Predicate = predicateSchema.parse(input);
+    const result = evaluatePredicate(predicate, obs);
+    expect(result.pass).toBe(pass);
+    expect(result.explanation).not.toContain("\n");
+    expect(result.explanation.length).toBeGreaterThan(10);
+  });
+
+  it("says where a marker was seen", () => {
+    const result = evaluatePredicate({ kind: "marker-absent", marker: "WS" }, obs);
+    expect(result.explanation).toBe("marker WS seen in messages, transcript; expected absent");
+  });
+
+  it("fails an absence check on a marker the cell never planted, rather than passing it", () => {
+    const result = evaluatePredicate({ kind: "marker-absent", marker: "GONE" }, obs);
+    expect(result.explanation).toContain("not in the observation");
+  });
+
+  it("says that an unrecorded permission mode was not recorded", () => {
+    const result = evaluatePredicate({ kind: "permission-mode", equals: "plan" }, observation());
+    expect(result).toEqual({
+      pass: false,
+      explanation: "permission mode was not recorded; expected plan",
+    });
+  });
+});
