@@ -1,0 +1,133 @@
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { run, tempDir } from "./test-support/temp.js";
+
+// End to end through the built CLI (`npm test` builds first).
+const MAIN = join(import.meta.dirname, "..", "dist", "cli", "main.js");
+const witness = (args: string[], cwd?: string) =>
+  run(process.execPath, [MAIN, ...args], cwd === undefined ? {} : { cwd });
+
+describe("witness shim", () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+  afterEach(() => cleanup());
+
+  it("installs shims that record calls, and prints the log as text and JSON", async () => {
+    const installed = await witness([
+      "shim",
+      "install",
+      "--dir",
+      join(dir, "bin"),
+      "--exit",
+      "4",
+      "--stdout",
+      "done",
+      "claude",
+      "codex",
+    ]);
+    expect(installed.exitCode).toBe(0);
+    expect(installed.stdout).toContain(`claude\t${join(dir, "bin", "claude")}`);
+    const call = await run(join(dir, "bin", "codex"), ["exec", "a b"]);
+    expect([call.exitCode, call.stdout]).toEqual([4, "done"]);
+
+    const text = await witness(["shim", "log", join(dir, "bin", "shims.jsonl")]);
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).toMatch(/#1 codex {2}exit 4 {2}script/);
+    expect(text.stdout).toContain('argv  ["exec", "a b"]');
+    const json = await witness(["shim", "log", "--json", join(dir, "bin", "shims.jsonl")]);
+    const parsed = JSON.parse(json.stdout) as {
+      records: { argv: string[] }[];
+      problems: unknown[];
+    };
+    expect(parsed.records.map((r) => r.argv)).toEqual([["exec", "a b"]]);
+    expect(parsed.problems).toEqual([]);
+  });
+
+  it("installs a per-call plan from a YAML file", async () => {
+    await writeFile(join(dir, "reply.txt"), "from file\n");
+    await writeFile(
+      join(dir, "plan.yaml"),
+      "calls:\n  - stdout: one\n  - exitCode: 1\n    stdoutFile: reply.txt\n",
+    );
+    const installed = await witness([
+      "shim",
+      "install",
+      "--dir",
+      join(dir, "bin"),
+      "--plan",
+      join(dir, "plan.yaml"),
+      "claude",
+    ]);
+    expect(installed.exitCode).toBe(0);
+    const outs = [
+      await run(join(dir, "bin", "claude"), []),
+      await run(join(dir, "bin", "claude"), []),
+    ];
+    expect(outs.map((o) => [o.exitCode, o.stdout])).toEqual([
+      [0, "one"],
+      [1, "from file\n"],
+    ]);
+  });
+
+  it("reports a damaged log line with its number and still prints the other records", async () => {
+    await witness(["shim", "install", "--dir", dir, "claude"]);
+    await run(join(dir, "claude"), ["first"]);
+    await appendFile(join(dir, "shims.jsonl"), '{"v":1,"shim":"claude","argv":["tru\n');
+    await run(join(dir, "claude"), ["third"]);
+    await appendFile(join(dir, "shims.jsonl"), '{"v":1,"shim":"cl');
+    const result = await witness(["shim", "log", "--json", join(dir, "shims.jsonl")]);
+    expect(result.exitCode).toBe(2);
+    const parsed = JSON.parse(result.stdout) as { records: { argv: string[] }[] };
+    expect(parsed.records.map((r) => r.argv)).toEqual([["first"], ["third"]]);
+    expect(result.stderr).toContain("line 2: not valid JSON");
+    expect(result.stderr).toContain("line 4: truncated record");
+  });
+
+  it.each([
+    [
+      "an unknown option",
+      (d: string) => ["shim", "install", "--dir", d, "claude", "--bogus"],
+      /Unknown argument: bogus/,
+    ],
+    [
+      "a name with a slash",
+      (d: string) => ["shim", "install", "--dir", d, "bin/claude"],
+      /contains a slash; give a bare command name/,
+    ],
+    [
+      "an unwritable directory",
+      (d: string) => ["shim", "install", "--dir", join(d, "file", "bin"), "claude"],
+      /cannot write to the shim directory/,
+    ],
+    [
+      "a missing log",
+      (d: string) => ["shim", "log", join(d, "nope.jsonl")],
+      /cannot read the shim log \(ENOENT\)/,
+    ],
+    [
+      "an unfound pass-through target",
+      (d: string) => ["shim", "install", "--dir", d, "--pass-through", "no-such-cli-xyz"],
+      /no real "no-such-cli-xyz" on PATH.*--target/,
+    ],
+    [
+      "contradictory flags",
+      (d: string) => ["shim", "install", "--dir", d, "--pass-through", "--exit", "1", "claude"],
+      /drop --exit/,
+    ],
+  ])("exits 2 without a stack trace for %s", async (_label, args, message) => {
+    await writeFile(join(dir, "file"), "");
+    const result = await witness(args(dir));
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("writes nothing when an install is refused", async () => {
+    const bin = join(dir, "bin");
+    await mkdir(bin);
+    await witness(["shim", "install", "--dir", bin, "claude", "bad/name"]);
+    await expect(readFile(join(bin, "claude"))).rejects.toThrow(/ENOENT/);
+  });
+});
