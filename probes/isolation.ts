@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runProcess } from "../orchestrator/exec.js";
+import { FORWARDER_SOURCE } from "./forwarder-program.js";
 
 /** The assets shipped beside this module (copied into dist by the build). */
 export const ASSETS_DIR = join(import.meta.dirname, "assets");
@@ -64,7 +65,7 @@ export function wrapInNetns(
       join(ASSETS_DIR, "entry.sh"),
       tools.ip,
       process.execPath,
-      join(ASSETS_DIR, "forwarder.mjs"),
+      FORWARDER_SOURCE,
       String(bridge.port),
       bridge.socketPath,
       join(bridge.scratch, "forwarder.fifo"),

@@ -1,0 +1,84 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildChildEnv } from "../../orchestrator/child-env.js";
+import { runProcess } from "../../orchestrator/exec.js";
+import { probeInputFromArgs } from "./probe.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const MAIN = join(ROOT, "dist", "cli", "main.js");
+
+async function witness(...args: string[]) {
+  return runProcess({
+    file: process.execPath,
+    args: [MAIN, ...args],
+    cwd: ROOT,
+    env: buildChildEnv({
+      parent: process.env,
+      set: { WITNESS_CACHE: join(ROOT, "node_modules", ".witness-test-empty-cache") },
+    }),
+    timeoutMs: 30_000,
+  });
+}
+
+describe("witness probe and witness vendors, argv to options", () => {
+  it("maps flags and the arguments after -- to the probe input", () => {
+    const input = probeInputFromArgs(
+      {
+        cli: "claude-code@2.1.332",
+        fixture: "f.yaml",
+        "accept-loaded-user-config": false,
+        json: true,
+        keep: false,
+        timeout: 5000,
+        "--": ["-p", "hi", 3],
+      },
+      "/w",
+    );
+    expect(input).toEqual({
+      cli: "claude-code@2.1.332",
+      fixture: "f.yaml",
+      acceptLoadedUserConfig: false,
+      argv: ["-p", "hi", "3"],
+      timeoutMs: 5000,
+      cwd: "/w",
+    });
+  });
+});
+
+describe.skipIf(!existsSync(MAIN))("the built witness binary", () => {
+  it("exits 2 with the accepted form for a bad CLI reference, without a stack trace", async () => {
+    const result = await witness("probe", "--cli", "claude-code@latest", "--", "-p", "x");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(
+      /^witness: --cli "claude-code@latest": expected <cli>@<exact version>/,
+    );
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("exits 2 when vendors path names a version that is not installed", async () => {
+    const result = await witness("vendors", "path", "codex@0.0.1");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      "codex@0.0.1 is not installed; run `witness vendors add codex@0.0.1`",
+    );
+  });
+
+  it("exits 2 naming the fixture file and field when the fixture is invalid", async () => {
+    const fixture = join(ROOT, "probes", "test", "fixtures", "probe-input", "bad-fixture.yaml");
+    const result = await witness(
+      "probe",
+      "--cli",
+      "codex@0.171.0",
+      "--fixture",
+      fixture,
+      "--",
+      "exec",
+      "go",
+    );
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      `${fixture}: files.0.path: expected a relative path without '..'`,
+    );
+  });
+});

@@ -1,0 +1,70 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { InputError, UsageError } from "../orchestrator/errors.js";
+import { loadProbeSpec } from "./probe-input.js";
+
+const cwd = join(import.meta.dirname, "test", "fixtures", "probe-input");
+
+describe("probe input from the command line", () => {
+  it("builds a raw-argv spec with the script read from its file and defaults elsewhere", async () => {
+    const spec = await loadProbeSpec({
+      cli: "codex@0.171.0",
+      script: "script.yaml",
+      argv: ["exec", "go"],
+      cwd,
+    });
+    expect(spec.cli).toEqual({ name: "codex", version: "0.171.0" });
+    expect(spec.launch).toEqual({ argv: ["exec", "go"] });
+    expect(spec.script).toEqual({
+      turns: [{ calls: [{ shell: "touch {{sentinel:S}}" }] }],
+      final: "bye",
+      classifier: "allow",
+    });
+    expect(spec.fixture).toEqual({ workspace: "outside-home", trust: true, files: [] });
+  });
+
+  it("builds a node launch from a node file", async () => {
+    const spec = await loadProbeSpec({ cli: "claude-code@2.1.332", node: "node.yaml", cwd });
+    expect(spec.launch).toEqual({
+      node: { adapter: "claude-code", prompt: "hello" },
+      acceptLoadedUserConfig: false,
+    });
+  });
+
+  it("rejects a CLI reference that is not name@exact-version", async () => {
+    await expect(
+      loadProbeSpec({ cli: "claude-code@latest", argv: ["-p", "x"], cwd }),
+    ).rejects.toBeInstanceOf(UsageError);
+    await expect(loadProbeSpec({ cli: "gpt@1.0.0", argv: ["-p", "x"], cwd })).rejects.toThrow(
+      /expected <cli>@<exact version>/,
+    );
+  });
+
+  it("wants exactly one of --node and raw arguments", async () => {
+    await expect(loadProbeSpec({ cli: "codex@0.171.0", cwd })).rejects.toThrow(
+      /arguments after --/,
+    );
+    await expect(
+      loadProbeSpec({ cli: "codex@0.171.0", node: "node.yaml", argv: ["x"], cwd }),
+    ).rejects.toThrow(/not both/);
+  });
+
+  it("names the file and each bad field of an invalid fixture", async () => {
+    const error = await loadProbeSpec({
+      cli: "codex@0.171.0",
+      fixture: "bad-fixture.yaml",
+      argv: ["exec"],
+      cwd,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    const message = (error as InputError).message;
+    expect(message).toContain(`${join(cwd, "bad-fixture.yaml")}: workspace:`);
+    expect(message).toContain("files.0.path: expected a relative path without '..'");
+  });
+
+  it("says a missing fixture file cannot be read", async () => {
+    await expect(
+      loadProbeSpec({ cli: "codex@0.171.0", fixture: "nope.yaml", argv: ["exec"], cwd }),
+    ).rejects.toThrow(/nope\.yaml: cannot read the file \(ENOENT\)/);
+  });
+});

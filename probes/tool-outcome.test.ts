@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { classifyOutcome, codexExitCode } from "./tool-outcome.js";
+
+const codexOutput = (exit: number, output: string) =>
+  `Script completed\nWall time 0.1 seconds\nOutput:\n${JSON.stringify({ exit_code: exit, output })}`;
+
+describe("tool call outcomes", () => {
+  it.each([
+    ["claude-code", { isError: false, text: "(Bash completed with no output)" }, "accept", "ran"],
+    [
+      "claude-code",
+      {
+        isError: true,
+        text: "<tool_use_error>Error: No such tool available: Bash.</tool_use_error>",
+      },
+      null,
+      "no-such-tool",
+    ],
+    [
+      "claude-code",
+      {
+        isError: true,
+        text: "touch in '/x' needs approval. The path is outside the working directories",
+      },
+      "reject",
+      "denied",
+    ],
+    ["claude-code", { isError: true, text: "This command requires approval" }, null, "denied"],
+    [
+      "claude-code",
+      { isError: true, text: "Permission to use Bash with command x has been denied." },
+      null,
+      "denied",
+    ],
+    ["claude-code", { isError: true, text: "Exit code 1\nls: cannot access" }, "accept", "error"],
+    ["claude-code", null, "reject", "denied"],
+    ["claude-code", null, null, "unknown"],
+    ["codex", { isError: false, text: codexOutput(0, "") }, null, "ran"],
+    [
+      "codex",
+      { isError: false, text: codexOutput(1, "touch: cannot touch '/s': Read-only file system\n") },
+      null,
+      "denied",
+    ],
+    [
+      "codex",
+      { isError: false, text: codexOutput(2, "ls: cannot access 'x': No such file or directory") },
+      null,
+      "error",
+    ],
+    ["codex", { isError: false, text: "unsupported call: frobnicate" }, null, "no-such-tool"],
+  ] as const)("%s result %j with decision %s is %s", (cli, result, decision, expected) => {
+    expect(classifyOutcome(cli, result, decision)).toBe(expected);
+  });
+
+  it("reads the exit code out of Codex's exec output", () => {
+    expect(codexExitCode(codexOutput(7, "x"))).toBe(7);
+    expect(codexExitCode("no json")).toBeNull();
+  });
+});
