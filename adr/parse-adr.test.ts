@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { parseAdr, withStatus } from "./parse-adr.js";
+
+describe("parseAdr", () => {
+  it.each([
+    ["Status: Proposed", "proposed", "Proposed"],
+    ["• Status: proposed", "proposed", "proposed"],
+    ["Status: accepted (2026-09-26)", "accepted", "accepted"],
+    ["- **Status:** Accepted", "accepted", "Accepted"],
+    ["**Status**: Superseded by 0007", "superseded", "Superseded"],
+  ])("reads the status line %j", (line, value, word) => {
+    const adr = parseAdr(`# 0003 — A decision\n\n${line}\nRequires: none\n`, "docs/adr/0003-a.md");
+    expect(adr.status).toMatchObject({ value, word, line: 2 });
+    expect(adr.id).toBe("0003");
+  });
+
+  it("reads a front-matter status", () => {
+    const adr = parseAdr("---\ntitle: x\nstatus: accepted\n---\n# Title\n", "docs/adr/0004-x.md");
+    expect(adr.status).toEqual({ line: 2, word: "accepted", value: "accepted" });
+  });
+
+  it("reads a MADR status section", () => {
+    const adr = parseAdr("# T\n\n## Status\n\nProposed\n", "docs/adr/0005-t.md");
+    expect(adr.status).toEqual({ line: 4, word: "Proposed", value: "proposed" });
+  });
+
+  it("finds no status when there is none", () => {
+    expect(parseAdr("# T\n\nNo status here.\n", "docs/adr/0006-t.md").status).toBeNull();
+  });
+
+  it("takes an id from an ADR-119 title when the file name has none", () => {
+    expect(parseAdr("ADR-119 — ambient_context\n\n• Status: proposed\n", "seed.md").id).toBe(
+      "0119",
+    );
+  });
+
+  it.each([
+    ["Requires: 0001, 0003", ["0001", "0003"]],
+    ["Requires: 1 3", ["0001", "0003"]],
+    ["Requires: none", []],
+    ["• Requires: 0002", ["0002"]],
+  ])("reads %j", (line, requires) => {
+    expect(parseAdr(`# T\nStatus: Proposed\n${line}\n`, "docs/adr/0001-t.md").requires).toEqual(
+      requires,
+    );
+  });
+
+  it("reports a Requires line that is not a list of ids", () => {
+    const adr = parseAdr(
+      "# T\nStatus: Proposed\nRequires: the setting-sources one\n",
+      "docs/adr/0001-t.md",
+    );
+    expect(adr.requires).toBeNull();
+    expect(adr.problems[0]).toContain('expected protocol ids like "0001, 0003" or "none"');
+  });
+
+  it("says null when there is no Requires line", () => {
+    expect(parseAdr("# T\nStatus: Proposed\n", "docs/adr/0001-t.md").requires).toBeNull();
+  });
+});
+
+describe("withStatus", () => {
+  it.each([
+    ["Status: Proposed", "Status: Accepted"],
+    ["• Status: proposed", "• Status: accepted"],
+    ["STATUS: PROPOSED", "STATUS: ACCEPTED"],
+    ["- **Status:** Proposed (2026-01-01)", "- **Status:** Accepted (2026-01-01)"],
+  ])("rewrites %j as %j and nothing else", (line, after) => {
+    const text = `# Proposed things\n\n${line}\nRequires: none\n\nProposed elsewhere.\n`;
+    const adr = parseAdr(text, "docs/adr/0001-t.md");
+    if (adr.status === null) throw new Error("no status");
+    expect(withStatus(text, adr.status, "accepted")).toBe(text.replace(line, after));
+  });
+});
