@@ -39,12 +39,12 @@ function real(path: string): string {
 
 /** The expected and actual argv in two columns, with ≠ on every line that differs. */
 export function sideBySide(expected: readonly string[], actual: readonly string[]): string {
-  const rows = [`     ${"expected".padEnd(CELL)}    actual`];
+  const rows = [`     ${"expected".padEnd(CELL)}   actual`];
   for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
     const e = expected[i];
     const a = actual[i];
     const mark = e === a ? "   " : " ≠ ";
-    rows.push(`  ${String(i).padStart(2)} ${show(e).padEnd(CELL)}${mark} ${show(a)}`);
+    rows.push(`  ${String(i).padStart(2)} ${show(e).padEnd(CELL)}${mark}${show(a)}`);
   }
   return rows.join("\n");
 }
