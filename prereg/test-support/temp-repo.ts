@@ -11,10 +11,11 @@ export const WITNESS_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..
 /** The built CLI that end-to-end tests run. */
 export const BUILT_CLI = join(WITNESS_ROOT, "dist", "cli", "main.js");
 
-function env(home: string): Record<string, string> {
+// HOME is the temp directory: nothing of the operator's own configuration is read.
+function env(): Record<string, string> {
   return {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: home,
+    HOME: tmpdir(),
     GIT_CONFIG_NOSYSTEM: "1",
     LANG: "C.UTF-8",
   };
@@ -33,7 +34,7 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
       "commit.gpgsign=false",
       ...args,
     ],
-    env: env(cwd),
+    env: env(),
     cwd,
   });
   if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`);
@@ -45,7 +46,7 @@ export function witness(cwd: string, ...args: string[]): Promise<ExecResult> {
   return runProcess({
     file: process.execPath,
     args: [BUILT_CLI, ...args],
-    env: { ...env(cwd), NO_COLOR: "1" },
+    env: { ...env(), NO_COLOR: "1" },
     cwd,
     timeoutMs: 120_000,
   });

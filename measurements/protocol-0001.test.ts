@@ -1,0 +1,111 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PINNED } from "../probes/pinned.js";
+import { defaultCacheDir, ensureCli } from "../probes/vendor-cache.js";
+import { git, witness, WITNESS_ROOT } from "../prereg/test-support/temp-repo.js";
+import { recordSchema } from "./record.js";
+
+const PROTOCOL = "docs/prereg/0001-claude-code-setting-sources.yaml";
+const RECORD = "docs/measurements/0001-claude-code-setting-sources-claude-code-2.1.332.json";
+
+async function verdicts(file: string): Promise<{ overall: string; arms: Record<string, string> }> {
+  const record = recordSchema.parse(JSON.parse(await readFile(file, "utf8")));
+  return {
+    overall: record.verdict,
+    arms: Object.fromEntries(record.arms.map((a) => [a.id, a.verdict])),
+  };
+}
+
+describe("protocol 0001 end to end", () => {
+  let unavailable: string | null = null;
+  let out = "";
+  beforeAll(async () => {
+    out = await mkdtemp(join(tmpdir(), "witness-0001-"));
+    try {
+      await ensureCli(PINNED["claude-code"]);
+    } catch (error) {
+      unavailable = error instanceof Error ? error.message : String(error);
+    }
+  }, 600_000);
+  afterAll(() => rm(out, { recursive: true, force: true }));
+
+  it("live: witness run of protocol 0001 into a temp --out reproduces the committed verdicts", async (ctx) => {
+    if (unavailable !== null) {
+      console.warn(
+        `live test skipped: Claude Code ${PINNED["claude-code"].version} cannot be installed: ${unavailable}`,
+      );
+      ctx.skip();
+    }
+    const result = await witness(
+      WITNESS_ROOT,
+      "run",
+      PROTOCOL,
+      "--out",
+      out,
+      "--cache",
+      defaultCacheDir(),
+      "--jobs",
+      "2",
+    );
+    expect(result.stderr).toBe("");
+    const written = join(out, "0001-claude-code-setting-sources-claude-code-2.1.332.json");
+    const committed = await verdicts(join(WITNESS_ROOT, RECORD));
+    expect(Object.keys(committed.arms)).toHaveLength(10);
+    expect(await verdicts(written)).toEqual(committed);
+    expect(result.exitCode).toBe(committed.overall === "confirmed" ? 0 : 1);
+  }, 300_000);
+});
+
+describe("a tampered protocol 0001 in a clone of the repository", () => {
+  let clone = "";
+  beforeAll(async () => {
+    clone = await mkdtemp(join(tmpdir(), "witness-clone-"));
+    await git(tmpdir(), "clone", "-q", WITNESS_ROOT, clone);
+  }, 120_000);
+  afterAll(() => rm(clone, { recursive: true, force: true }));
+
+  it("is refused by witness run (exit 2) and fails witness adr check (exit 1)", async () => {
+    const before = await witness(clone, "adr", "check");
+    expect(before.stdout).toMatch(/0001\s+Accepted\s+0001\s+pass/);
+
+    // Flip one pre-registered outcome: the operator's memory now "expected" under project, outside HOME.
+    const file = join(clone, PROTOCOL);
+    const text = await readFile(file, "utf8");
+    const arm = text.indexOf("id: outside-project");
+    const at = text.indexOf("marker-absent, marker: HOME_CLAUDE_MD", arm);
+    expect(at).toBeGreaterThan(arm);
+    await writeFile(
+      file,
+      `${text.slice(0, at)}marker-present${text.slice(at + "marker-absent".length)}`,
+    );
+
+    const run = await witness(clone, "run", PROTOCOL, "--out", join(clone, "tmp-records"));
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain(file);
+    expect(run.stderr).toMatch(/lock hash sha256:[0-9a-f]{64}, file hash sha256:[0-9a-f]{64}/);
+
+    const check = await witness(clone, "adr", "check");
+    expect(check.exitCode).toBe(1);
+    expect(check.stdout).toMatch(/0001\s+Accepted\s+0001\s+FAIL/);
+    expect(check.stdout).toContain("changed since its lock");
+
+    // Committing the edit does not launder it: only --amend changes a lock.
+    await git(
+      clone,
+      "-c",
+      "user.name=t",
+      "-c",
+      "user.email=t@invalid",
+      "commit",
+      "-q",
+      "-am",
+      "tamper",
+    );
+    expect(
+      (await witness(clone, "run", PROTOCOL, "--out", join(clone, "tmp-records"))).exitCode,
+    ).toBe(2);
+    expect((await witness(clone, "adr", "check")).exitCode).toBe(1);
+  }, 120_000);
+});
