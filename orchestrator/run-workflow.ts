@@ -17,6 +17,16 @@ import type { ProjectConfig } from "./spec.js";
 import { readState, statePath, writeState, type NodeState, type RunState } from "./state.js";
 import { runOptions } from "./tool-policy.js";
 
+/** Beyond the shared allow-list, an agent child needs its HOME and config roots (never a secret). */
+const CHILD_ALLOW = [
+  "HOME",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_CACHE_HOME",
+  "CODEX_HOME",
+  "TMPDIR",
+];
+
 /** What both `run` and `resume` share: where the children's environment and evidence come from. */
 export interface LaunchContextOptions {
   /** The parent environment children are built from (allow-listed); default process.env. */
@@ -172,7 +182,7 @@ async function execute(
     }
     if (plan.parentCheck !== undefined)
       await log.append({ type: "worker_access.parent", nodeId: id, ...plan.parentCheck });
-    const childEnv = buildChildEnv({ parent: env, set: plan.env });
+    const childEnv = buildChildEnv({ parent: env, allow: CHILD_ALLOW, set: plan.env });
     if (plan.homeOverlay !== undefined) {
       const target = join(stateDir, "homes", id, plan.homeOverlay.variable);
       await rm(target, { recursive: true, force: true });
