@@ -188,6 +188,59 @@ describe("live: Codex", () => {
   });
 });
 
+describe("live: reference-orchestrator nodes", () => {
+  it("live: a planned Claude Code node granting Bash runs it, and its isolation keeps both CLAUDE.md files out", async (ctx) => {
+    needs(ctx, "claude-code");
+    const o = await probe("claude-code", {
+      fixture: {
+        workspace: "outside-home",
+        trust: true,
+        files: [
+          { at: "workspace", path: "CLAUDE.md", content: "Rule {{marker:WS}}" },
+          { at: "home", path: ".claude/CLAUDE.md", content: "Rule {{marker:HOME}}" },
+        ],
+      },
+      script: touch,
+      launch: {
+        node: {
+          id: "n",
+          adapter: "claude-code",
+          origin: "planned",
+          prompt: "go",
+          allowedTools: ["Bash"],
+        },
+        acceptLoadedUserConfig: false,
+      },
+    });
+    expect(o.argv).toContain("--setting-sources");
+    expect(sentinel(o, "RAN")?.created).toBe(true);
+    expect(o.toolsOffered).toContain("Bash");
+    expect(marker(o, "WS")?.seenIn).toEqual([]);
+    expect(marker(o, "HOME")?.seenIn).toEqual([]);
+  });
+
+  it("live: a Codex node with a read-only filesystem policy is sandboxed read-only and its write is blocked", async (ctx) => {
+    needs(ctx, "codex");
+    const o = await probe("codex", {
+      script: touch,
+      launch: {
+        node: {
+          id: "n",
+          adapter: "codex",
+          origin: "planned",
+          prompt: "go",
+          filesystem: "read-only",
+        },
+        acceptLoadedUserConfig: false,
+      },
+    });
+    expect(o.argv).toContain("read-only");
+    expect(o.sandboxPolicy).toBe("read-only");
+    expect(sentinel(o, "RAN")?.created).toBe(false);
+    expect(o.toolCalls).toMatchObject([{ outcome: "denied" }]);
+  });
+});
+
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {

@@ -1,5 +1,8 @@
 // A reference-orchestrator node as a probe launch: its rendered argv and the variables its policy adds.
-import { UsageError } from "../orchestrator/errors.js";
+import { join } from "node:path";
+import { InputError } from "../orchestrator/errors.js";
+import { parseWith } from "../orchestrator/read-input.js";
+import { nodeSpecSchema } from "../orchestrator/spec.js";
 import type { Cell } from "./cell.js";
 import type { Launch, ProbeCliName } from "./probe-spec.js";
 
@@ -9,17 +12,34 @@ export interface PlannedNode {
   env: Record<string, string>;
 }
 
-/** Renders `launch.node` with the reference orchestrator, inside `cell` (its workspace and HOME). */
-export function planNodeLaunch(
+/**
+ * Renders `launch.node` with the reference orchestrator as if the cell were the operator's machine:
+ * cwd = the cell workspace, HOME/CODEX_HOME = the cell's, so the operator's real HOME is never read.
+ */
+export async function planNodeLaunch(
   launch: Extract<Launch, { node: unknown }>,
   cli: ProbeCliName,
   cell: Cell,
 ): Promise<PlannedNode> {
-  void launch;
-  void cell;
-  return Promise.reject(
-    new UsageError(
-      `a node launch for ${cli} needs the reference orchestrator's planLaunch, which is not available yet; use raw argv`,
-    ),
-  );
+  const node = parseWith(nodeSpecSchema, launch.node, "launch.node");
+  if (node.adapter !== undefined && node.adapter !== cli) {
+    throw new InputError("launch.node", [
+      { path: "adapter", message: `expected ${cli}, the CLI this probe runs` },
+    ]);
+  }
+  const { planLaunch, materializeHomeOverlay } = await import("../orchestrator/index.js");
+  const plan = await planLaunch({
+    node: { ...node, adapter: cli },
+    cwd: cell.workspace,
+    operatorHome: cell.home,
+    env: cell.env,
+    run: { acceptLoadedUserConfig: launch.acceptLoadedUserConfig },
+  });
+  const env = { ...plan.env };
+  if (plan.homeOverlay !== undefined) {
+    const target = join(cell.root, "overlay", plan.homeOverlay.variable);
+    await materializeHomeOverlay(plan.homeOverlay, target);
+    env[plan.homeOverlay.variable] = target;
+  }
+  return { args: plan.args, env };
 }

@@ -1,6 +1,5 @@
 // Observation extraction: what reached the model, what the CLI offered and what actually ran.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { IssuedCall } from "./fake-anthropic.js";
 import type { CapturedRequest } from "./fake-server.js";
 import type { MarkerLocation, Observation } from "./observation.js";
@@ -9,7 +8,12 @@ import { agentRequests, bodySections, findWireResult, offeredTools } from "./req
 import { classifyOutcome } from "./tool-outcome.js";
 import { readClaudeSession } from "./transcripts/claude-session.js";
 import { readCodexRollout } from "./transcripts/codex-rollout.js";
-import { newestClaudeSession, newestCodexRollout } from "./transcripts/locate.js";
+import {
+  claudeConfigDir,
+  codexHomeDir,
+  newestClaudeSession,
+  newestCodexRollout,
+} from "./transcripts/locate.js";
 
 /** The transcript fields observations use, whichever CLI wrote them. */
 export interface TranscriptFacts {
@@ -21,11 +25,10 @@ export interface TranscriptFacts {
   decisions: Map<string, string>;
 }
 
-/** Finds and reads the session file the CLI wrote in the cell (none: empty facts). */
+/** Finds and reads the session file the CLI wrote, where the child's env points it (none: empty facts). */
 export async function readTranscript(
   cli: ProbeCliName,
-  home: string,
-  codexHome: string,
+  env: Readonly<Record<string, string>>,
 ): Promise<TranscriptFacts> {
   const empty: TranscriptFacts = {
     path: null,
@@ -35,7 +38,8 @@ export async function readTranscript(
     decisions: new Map(),
   };
   if (cli === "claude-code") {
-    const path = await newestClaudeSession(join(home, ".claude"));
+    const configDir = claudeConfigDir(env);
+    const path = configDir === null ? null : await newestClaudeSession(configDir);
     if (path === null) return empty;
     const session = await readClaudeSession(path);
     const decisions = new Map<string, string>();
@@ -51,7 +55,8 @@ export async function readTranscript(
       decisions,
     };
   }
-  const path = await newestCodexRollout(codexHome);
+  const codexHome = codexHomeDir(env);
+  const path = codexHome === null ? null : await newestCodexRollout(codexHome);
   if (path === null) return empty;
   const rollout = await readCodexRollout(path);
   const turn = rollout.latestTurnContext;

@@ -115,7 +115,7 @@ export async function runProbe(
     const issued = (claude ? anthropicIssuedCalls(script) : openaiIssuedCalls(script)).filter((c) =>
       played.has(`turn:${/_w(\d+)_/.exec(c.id)?.[1] ?? ""}`),
     );
-    const transcript = await readTranscript(spec.cli.name, cell.home, cell.codexHome);
+    const transcript = await readTranscript(spec.cli.name, env);
     return observationSchema.parse({
       cli: { name: spec.cli.name, version: cli.version },
       argv: [cli.bin, ...args],
