@@ -1,0 +1,262 @@
+// End to end: the built `witness` on the hand-written examples in orchestrator/examples/.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { disclosureFor } from "../../orchestrator/disclosure.js";
+import { runProcess } from "../../orchestrator/exec.js";
+import { fakeClis } from "../../orchestrator/test-support/fake-cli.js";
+import { ancestorExcludes, tempRepo } from "../../orchestrator/test-support/repo.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const MAIN = join(ROOT, "dist", "cli", "main.js");
+const EXAMPLES = join(ROOT, "orchestrator", "examples");
+const example = (name: string) => join(EXAMPLES, name);
+
+async function witness(args: string[], options: { cwd: string; home: string; path?: string }) {
+  const result = await runProcess({
+    file: process.execPath,
+    args: [MAIN, ...args],
+    env: { PATH: options.path ?? process.env.PATH ?? "/usr/bin:/bin", HOME: options.home },
+    cwd: options.cwd,
+  });
+  return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe.skipIf(!existsSync(MAIN))("witness argv on the examples (built CLI)", () => {
+  it.each([
+    [
+      "planned-claude.yaml",
+      [],
+      (root: string) => [
+        "-p",
+        "Review the staged diff and list the problems you find.",
+        "--model",
+        "claude-opus-4-5",
+        "--effort",
+        "high",
+        "--setting-sources",
+        "",
+        "--settings",
+        JSON.stringify({ claudeMdExcludes: ancestorExcludes(root) }),
+        "--strict-mcp-config",
+        "--allowedTools",
+        "Bash(git diff *)",
+        "Read",
+        "Grep",
+        "--tools",
+        "Bash",
+        "Read",
+        "Grep",
+        "--disallowedTools",
+        "WebFetch",
+      ],
+    ],
+    [
+      "planned-claude.yaml",
+      ["--accept-loaded-user-config", "--ambient-context", "all"],
+      () => [
+        "-p",
+        "Review the staged diff and list the problems you find.",
+        "--model",
+        "claude-opus-4-5",
+        "--effort",
+        "high",
+        "--setting-sources",
+        "user,project",
+        "--allowedTools",
+        "Bash(git diff *)",
+        "Read",
+        "Grep",
+        "--tools",
+        "Bash",
+        "Read",
+        "Grep",
+        "--disallowedTools",
+        "WebFetch",
+      ],
+    ],
+    [
+      "planned-codex.yaml",
+      [],
+      () => [
+        "exec",
+        "--sandbox",
+        "workspace-write",
+        "-c",
+        'approval_policy="never"',
+        "--ignore-user-config",
+        "--ignore-rules",
+        "-c",
+        "project_doc_max_bytes=0",
+        "-c",
+        "mcp_servers={}",
+        "-m",
+        "gpt-5",
+        "-c",
+        'model_reasoning_effort="high"',
+        "Fix the failing test in the parser.",
+      ],
+    ],
+    [
+      "hand-written-claude.yaml",
+      ["--ambient-context", "all"],
+      () => [
+        "-p",
+        "Summarise the open issues.",
+        "--setting-sources",
+        "user,project",
+        "--allowedTools",
+        "Read",
+        "Bash(gh issue list *)",
+      ],
+    ],
+    [
+      "ambient-operator-claude.yaml",
+      [],
+      (root: string) => [
+        "-p",
+        "Draft the weekly update in my usual style.",
+        "--setting-sources",
+        "user,project",
+        "--settings",
+        JSON.stringify({ claudeMdExcludes: [join(root, "**")] }),
+      ],
+    ],
+    [
+      "pi-workspace.yaml",
+      [],
+      () => [
+        "-p",
+        "--no-context-files",
+        "--model",
+        "fake/model",
+        "--thinking",
+        "medium",
+        "Explain the build.",
+      ],
+    ],
+  ] as const)("%s %j prints the whole argv", async (file, flags, expected) => {
+    const repo = tempRepo();
+    const r = await witness(["argv", "--node", example(file), "--json", ...flags], {
+      cwd: repo.root,
+      home: repo.home,
+    });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { args: string[] }).args).toEqual(expected(repo.root));
+  });
+
+  it("shows full access decided by consent, floor and the parent's evidence", async () => {
+    const repo = tempRepo();
+    const r = await witness(
+      [
+        "argv",
+        "--node",
+        example("full-access-codex.yaml"),
+        "--project-config",
+        example("project-config.yaml"),
+        "--json",
+      ],
+      { cwd: repo.root, home: repo.home },
+    );
+    expect(r.code).toBe(0);
+    // No agent session marker in this environment, so the parent is not established as full access.
+    expect((JSON.parse(r.stdout) as { access: unknown }).access).toEqual({
+      mode: "sandboxed",
+      reason: "parent-sandboxed",
+      explanation:
+        "The launching session is not established as full access; a worker never gets more than its parent.",
+    });
+  });
+
+  it.each([
+    ["ambient-none-opencode.yaml", "ambient-context-refused"],
+    ["full-access-opencode.yaml", "full-access-unsupported"],
+    ["full-access-read-only.yaml", "full-access-with-filesystem"],
+  ])("%s is refused with exit 2 and its reason code", async (file, code) => {
+    const repo = tempRepo();
+    const r = await witness(["argv", "--node", example(file)], { cwd: repo.root, home: repo.home });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.startsWith(`witness: refused (${code}): `)).toBe(true);
+  });
+
+  it("refuses an unknown --ambient-context value by name", async () => {
+    const repo = tempRepo();
+    const r = await witness(
+      ["argv", "--node", example("planned-codex.yaml"), "--ambient-context", "most"],
+      { cwd: repo.root, home: repo.home },
+    );
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      'witness: refused (ambient-context-invalid): run override: "most" is not an ambient_context value; expected one of none, workspace, operator, all\n',
+    ]);
+  });
+
+  it("reports a malformed node as file: path: expected, with no stack", async () => {
+    const repo = tempRepo();
+    const file = join(ROOT, "orchestrator", "test", "fixtures", "malformed", "node.yaml");
+    const r = await witness(["argv", "--node", file], { cwd: repo.root, home: repo.home });
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `witness: ${file}: adapter: expected one of claude-code, codex, opencode, pi, cursor, gemini, qwen\n${file}: allowedTools: Invalid input: expected array, received string\n`,
+    ]);
+  });
+
+  it("reports a dependency cycle in a workflow", async () => {
+    const repo = tempRepo();
+    const file = join(ROOT, "orchestrator", "test", "fixtures", "malformed", "cycle.yaml");
+    const r = await witness(["plan", "--workflow", file], { cwd: repo.root, home: repo.home });
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `witness: ${file}: nodes: expected no dependency cycle; these nodes wait on each other: a, b\n`,
+    ]);
+  });
+});
+
+describe.skipIf(!existsSync(MAIN))("witness plan and witness orchestrate (built CLI)", () => {
+  it("prints one disclosure slot per runtime, loaded sentences under the opt-in", async () => {
+    const repo = tempRepo();
+    const r = await witness(
+      ["plan", "--workflow", example("workflow.yaml"), "--accept-loaded-user-config"],
+      { cwd: repo.root, home: repo.home },
+    );
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split("\n");
+    const slots = lines.slice(lines.indexOf("Disclosure") + 1, lines.indexOf("De-escalations"));
+    expect(slots).toEqual([
+      `  ${disclosureFor("claude-code", "loaded")}`,
+      `  ${disclosureFor("codex", "loaded")}`,
+    ]);
+    expect(lines.filter((line) => line.includes("isolated."))).toEqual([]);
+  });
+
+  it("runs a workflow with fake CLIs, resumes it, and resume takes no widening flag", async () => {
+    const repo = tempRepo();
+    const fakes = fakeClis(repo.base, ["claude", "codex"]);
+    const path = `${fakes.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`;
+    const state = join(repo.base, "state");
+    fakes.failing(true);
+    const first = await witness(
+      ["orchestrate", "run", example("workflow.yaml"), "--state", state],
+      { cwd: repo.root, home: repo.home, path },
+    );
+    expect(first.code).toBe(1);
+    expect(first.stdout.split("\n")[0]).toBe("Plan: review-and-fix (3 nodes)");
+    const widen = await witness(["orchestrate", "resume", state, "--accept-loaded-user-config"], {
+      cwd: repo.root,
+      home: repo.home,
+      path,
+    });
+    expect(widen.code).toBe(2);
+    fakes.failing(false);
+    const second = await witness(["orchestrate", "resume", state], {
+      cwd: repo.root,
+      home: repo.home,
+      path,
+    });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(fakes.calls().map((c) => c.bin)).toEqual(["claude", "claude", "codex", "claude"]);
+  });
+});
