@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PINNED } from "../probes/pinned.js";
 import { defaultCacheDir, ensureCli } from "../probes/vendor-cache.js";
-import { git, witness, WITNESS_ROOT } from "../prereg/test-support/temp-repo.js";
+import { git, witness, witnessWith, WITNESS_ROOT } from "../prereg/test-support/temp-repo.js";
 import { recordSchema } from "./record.js";
 
 const PROTOCOL = "docs/prereg/0001-claude-code-setting-sources.yaml";
@@ -56,6 +56,48 @@ describe("protocol 0001 end to end", () => {
     expect(await verdicts(written)).toEqual(committed);
     expect(result.exitCode).toBe(committed.overall === "confirmed" ? 0 : 1);
   }, 300_000);
+});
+
+describe("an interrupted run of protocol 0001", () => {
+  let scratch = "";
+  let unavailable: string | null = null;
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "witness-abort-"));
+    try {
+      await ensureCli(PINNED["claude-code"]);
+    } catch (error) {
+      unavailable = error instanceof Error ? error.message : String(error);
+    }
+  }, 600_000);
+  afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+  it("live: leaves no record and no temporary cell behind", async (ctx) => {
+    if (unavailable !== null) {
+      console.warn(`live test skipped: Claude Code cannot be installed: ${unavailable}`);
+      ctx.skip();
+    }
+    const tmp = join(scratch, "tmp");
+    const out = join(scratch, "records");
+    await mkdir(tmp);
+    const controller = new AbortController();
+    // Interrupt once a spawn is under way: its cell appears in TMPDIR.
+    const poll = setInterval(() => {
+      void readdir(tmp).then((names) => {
+        if (names.some((n) => n.startsWith("witness-cell-"))) controller.abort();
+      });
+    }, 50);
+    const result = await witnessWith({
+      cwd: WITNESS_ROOT,
+      args: ["run", PROTOCOL, "--out", out, "--cache", defaultCacheDir(), "--jobs", "2"],
+      env: { TMPDIR: tmp },
+      signal: controller.signal,
+    });
+    clearInterval(poll);
+    expect(result.exitCode).toBe(143);
+    expect(result.stderr).toContain("interrupted; no record written");
+    expect(await readdir(out)).toEqual([]);
+    expect(await readdir(tmp)).toEqual([]);
+  }, 120_000);
 });
 
 describe("a tampered protocol 0001 in a clone of the repository", () => {

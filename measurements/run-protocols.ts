@@ -18,6 +18,7 @@ export interface RunProtocolsOptions {
   spawns?: number;
   jobs?: number;
   keep?: boolean;
+  onCellKept?: (dir: string) => void;
   /** Records directory (default the repository's docs/measurements). */
   out?: string;
   cacheDir?: string;
@@ -65,6 +66,7 @@ export async function runProtocols(options: RunProtocolsOptions): Promise<Protoc
       spawns: options.spawns,
       jobs: options.jobs,
       keep: options.keep,
+      onCellKept: options.onCellKept,
       cacheDir: options.cacheDir,
       signal: options.signal,
       onSpawn: (done, total, arm) => options.onSpawn?.(check.loaded.protocol.id, done, total, arm),

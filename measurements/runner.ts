@@ -14,6 +14,8 @@ export interface ProbeCallOptions {
   signal?: AbortSignal;
   keep?: boolean;
   cacheDir?: string;
+  /** Told where a kept cell is, when `keep` is set. */
+  onCellKept?: (dir: string) => void;
 }
 
 /** The probe cell's entry point: one spawn of a real CLI, observed. */
@@ -31,6 +33,7 @@ export interface RunProtocolOptions {
   jobs?: number;
   keep?: boolean;
   cacheDir?: string;
+  onCellKept?: (dir: string) => void;
   signal?: AbortSignal;
   /** Called after each spawn, for progress. */
   onSpawn?: (done: number, total: number, arm: string) => void;
@@ -60,6 +63,7 @@ async function runSpawn(
       signal: options.signal,
       keep: options.keep,
       cacheDir: options.cacheDir,
+      onCellKept: options.onCellKept,
     });
     observation = observationSchema.parse(raw);
   } catch (error) {

@@ -59,8 +59,16 @@ export const runCommand: CommandModule<object, RunArgs> = {
         `--cli "${args.cli ?? ""}": expected name@exact.version, e.g. claude-code@2.1.332`,
       );
     const controller = new AbortController();
+    let signalled = 130;
+    // Ctrl-C (and a polite kill) abort the spawns: no record is written, every cell is removed.
     const onSigint = (): void => controller.abort();
-    process.once("SIGINT", onSigint);
+    const onSigterm = (): void => {
+      signalled = 143;
+      controller.abort();
+    };
+    // `on`, not `once`: execa's exit hook re-raises a signal once no other listener is left.
+    process.on("SIGINT", onSigint);
+    process.on("SIGTERM", onSigterm);
     const tty = process.stderr.isTTY;
     try {
       const runs = await runProtocols({
@@ -69,6 +77,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         spawns: positiveInt("spawns", args.spawns),
         jobs: positiveInt("jobs", args.jobs),
         keep: args.keep,
+        onCellKept: (dir) => process.stderr.write(`kept cell: ${dir}\n`),
         out: args.out,
         cacheDir: args.cache,
         cli,
@@ -102,11 +111,12 @@ export const runCommand: CommandModule<object, RunArgs> = {
       if (controller.signal.aborted) {
         if (tty) process.stderr.write("\r\x1b[K");
         process.stderr.write("witness: interrupted; no record written\n");
-        return 130;
+        return signalled;
       }
       throw error;
     } finally {
       process.removeListener("SIGINT", onSigint);
+      process.removeListener("SIGTERM", onSigterm);
     }
   }),
 };

@@ -43,12 +43,23 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
 
 /** Runs the built `witness` CLI in `cwd`. */
 export function witness(cwd: string, ...args: string[]): Promise<ExecResult> {
+  return witnessWith({ cwd, args });
+}
+
+/** Runs the built `witness` CLI with extra environment and an abort signal (sent as SIGTERM). */
+export function witnessWith(options: {
+  cwd: string;
+  args: readonly string[];
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+}): Promise<ExecResult> {
   return runProcess({
     file: process.execPath,
-    args: [BUILT_CLI, ...args],
-    env: { ...env(), NO_COLOR: "1" },
-    cwd,
-    timeoutMs: 120_000,
+    args: [BUILT_CLI, ...options.args],
+    env: { ...env(), NO_COLOR: "1", ...(options.env ?? {}) },
+    cwd: options.cwd,
+    timeoutMs: 300_000,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
 }
 
