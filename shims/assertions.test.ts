@@ -8,7 +8,7 @@ const rec = (over: Partial<ShimRecord>): ShimRecord => ({
   argv: [],
   cwd: "/w",
   env: {},
-  start: "2026-01-01T00:00:00.000Z",
+  start: 1767225600000,
   pid: 10,
   ppid: 1,
   mode: "script",

@@ -22,7 +22,7 @@ export function formatRecord(r: ShimRecord, index: number): string {
   const ending =
     r.signal !== undefined && r.signal !== null ? `signal ${r.signal}` : `exit ${r.exitCode}`;
   const lines = [
-    `#${index + 1} ${r.shim}  ${ending}  ${behaviour(r)}  pid ${r.pid} ppid ${r.ppid}  ${r.start}`,
+    `#${index + 1} ${r.shim}  ${ending}  ${behaviour(r)}  pid ${r.pid} ppid ${r.ppid}  ${new Date(r.start).toISOString()}`,
     `   cwd   ${r.cwd}`,
     `   argv  [${r.argv.map(shown).join(", ")}]`,
   ];

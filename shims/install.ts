@@ -169,6 +169,7 @@ export async function installShims(options: InstallShimsOptions): Promise<Instal
     }
   }
 
+  const clock = await bootClock();
   const template = await readFile(new URL("./assets/shim.sh", import.meta.url), "utf8");
   await copyFile(new URL("./assets/record.awk", import.meta.url), join(stateDir, "record.awk"));
   await appendFile(log, "");
@@ -190,6 +191,7 @@ export async function installShims(options: InstallShimsOptions): Promise<Instal
       mode = { kind: "pass-through", target: targets.get(name) ?? "" };
     }
     const script = renderShim(template, {
+      clock,
       name,
       log,
       stateDir,
@@ -244,4 +246,16 @@ async function writeManifest(
   }
   await writeFile(`${file}.tmp`, `${JSON.stringify(plans, null, 2)}\n`);
   await rename(`${file}.tmp`, file);
+}
+
+/** This boot's id and wall-clock boot time, where /proc offers them (Linux); shims fall back to `date`. */
+async function bootClock(): Promise<{ bootId: string; bootMs: number } | undefined> {
+  try {
+    const bootId = (await readFile("/proc/sys/kernel/random/boot_id", "utf8")).trim();
+    const uptime = Number((await readFile("/proc/uptime", "utf8")).split(" ")[0]);
+    if (bootId === "" || !Number.isFinite(uptime)) return undefined;
+    return { bootId, bootMs: Math.round(Date.now() - uptime * 1000) };
+  } catch {
+    return undefined;
+  }
 }

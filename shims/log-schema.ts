@@ -13,8 +13,8 @@ export const shimRecordSchema = z.object({
   cwd: z.string(),
   /** The selected variables; secret-named values read `<redacted:N>` (N bytes). */
   env: z.record(z.string(), z.string()),
-  /** ISO 8601 UTC, milliseconds where the host's date supports them. */
-  start: z.string(),
+  /** Start time, epoch milliseconds (10 ms resolution from /proc/uptime on Linux, else from date). */
+  start: z.number().int(),
   pid: z.number().int(),
   ppid: z.number().int(),
   mode: z.enum(["script", "plan", "pass-through"]),

@@ -12,7 +12,7 @@ const record = (argv: string[]) =>
     argv,
     cwd: "/w",
     env: {},
-    start: "2026-01-01T00:00:00.000Z",
+    start: 1767225600000,
     pid: 2,
     ppid: 1,
     mode: "script",

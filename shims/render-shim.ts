@@ -25,6 +25,8 @@ export interface ShimConfig {
     | { kind: "script"; step: RenderedStep }
     | { kind: "plan"; steps: RenderedStep[] }
     | { kind: "pass-through"; target: string };
+  /** This boot's id and wall-clock boot time (ms): a shim derives its start time from /proc/uptime. */
+  clock?: { bootId: string; bootMs: number };
   /** Serialise large appends with mkdir even where flock exists (tests of the fallback). */
   forceMkdirLock?: boolean;
 }
@@ -83,6 +85,8 @@ export function renderConfig(config: ShimConfig): string {
     assign("flock_bin", config.forceMkdirLock === true ? "" : (t.flock ?? "")),
     assign("env_bin", t.envDefaultSignal ?? ""),
     `__witness_beyond_code=${BEYOND_PLAN_EXIT_CODE}`,
+    assign("boot_id", config.clock?.bootId ?? ""),
+    assign("boot_ms", String(config.clock?.bootMs ?? "")),
     `__witness_sha256() { ${t.sha256.map((w) => shQuote(w)).join(" ")}; }`,
   ];
   const mode = config.mode;
