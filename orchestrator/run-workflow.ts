@@ -1,13 +1,9 @@
 // `witness orchestrate`: run a workflow's nodes in dependency order through the one exec seam.
 import { existsSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { checkAmbient } from "./ambient-context.js";
-import { buildChildEnv } from "./child-env.js";
 import { RefusalError, UsageError } from "./errors.js";
 import { EventLog, eventsPath } from "./events.js";
-import { runProcess } from "./exec.js";
-import { materializeHomeOverlay } from "./home-overlay.js";
 import { checkWorkflow, nodeSource, readWorkflow, type LoadedWorkflow } from "./load-workflow.js";
 import { newRunContext, type ParentAccessDetector } from "./parent-access.js";
 import { planLaunch } from "./plan-launch.js";
@@ -16,16 +12,7 @@ import { readProjectConfig } from "./project-config.js";
 import type { ProjectConfig } from "./spec.js";
 import { readState, statePath, writeState, type NodeState, type RunState } from "./state.js";
 import { runOptions } from "./tool-policy.js";
-
-/** Beyond the shared allow-list, an agent child needs its HOME and config roots (never a secret). */
-const CHILD_ALLOW = [
-  "HOME",
-  "XDG_CONFIG_HOME",
-  "XDG_DATA_HOME",
-  "XDG_CACHE_HOME",
-  "CODEX_HOME",
-  "TMPDIR",
-];
+import { spawnNode } from "./spawn-node.js";
 
 /** What both `run` and `resume` share: where the children's environment and evidence come from. */
 export interface LaunchContextOptions {
@@ -180,51 +167,16 @@ async function execute(
       await writeState(stateDir, state);
       continue;
     }
-    if (plan.parentCheck !== undefined)
-      await log.append({ type: "worker_access.parent", nodeId: id, ...plan.parentCheck });
-    const childEnv = buildChildEnv({ parent: env, allow: CHILD_ALLOW, set: plan.env });
-    if (plan.homeOverlay !== undefined) {
-      const target = join(stateDir, "homes", id, plan.homeOverlay.variable);
-      await rm(target, { recursive: true, force: true });
-      await materializeHomeOverlay(plan.homeOverlay, target);
-      childEnv[plan.homeOverlay.variable] = target;
-    }
-    await log.append({
-      type: "agent.start",
-      nodeId: id,
-      adapter: plan.adapter,
-      file: plan.file,
-      args: plan.args,
-      access: plan.access,
-      ambient: plan.ambient,
-    });
-    const startedAt = new Date().toISOString();
-    state.nodes[id] = { status: "running", startedAt };
-    await writeState(stateDir, state);
-    const result = await runProcess({
-      file: plan.file,
-      args: plan.args,
-      env: childEnv,
+    state.nodes[id] = await spawnNode(plan, {
+      stateDir,
       cwd: state.cwd,
+      env,
+      log,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    });
-    await mkdir(join(stateDir, "logs"), { recursive: true });
-    await writeFile(join(stateDir, "logs", `${id}.stdout`), result.stdout, "utf8");
-    await writeFile(join(stateDir, "logs", `${id}.stderr`), result.stderr, "utf8");
-    const status = result.exitCode === 0 ? "succeeded" : "failed";
-    state.nodes[id] = {
-      status,
-      exitCode: result.exitCode,
-      ...(result.spawnError === null ? {} : { reason: result.spawnError }),
-      startedAt,
-      finishedAt: new Date().toISOString(),
-    };
-    await log.append({
-      type: "agent.end",
-      nodeId: id,
-      status,
-      exitCode: result.exitCode,
-      durationMs: Math.round(result.durationMs),
+      onStart: async (running) => {
+        state.nodes[id] = running;
+        await writeState(stateDir, state);
+      },
     });
     await writeState(stateDir, state);
   }
