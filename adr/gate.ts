@@ -54,7 +54,19 @@ async function loadRecords(root: string): Promise<GateContext["records"]> {
   return out;
 }
 
-async function evidenceFor(id: string, ctx: GateContext): Promise<Evidence> {
+/** Null when the record was committed after (a descendant of) its protocol's lock commit. */
+export async function provenanceProblem(
+  r: GateContext["records"][number],
+  ctx: GateContext,
+): Promise<string | null> {
+  const added = await commitThatAdded(r.path, ctx.root);
+  if (added === null) return `${r.path} is not committed`;
+  if (await isAncestor(r.record.protocol.lockCommit, added, ctx.root)) return null;
+  return `${r.path}: lock commit ${r.record.protocol.lockCommit.slice(0, 12)} is not an ancestor of ${added.slice(0, 12)}, which added the record`;
+}
+
+/** What a required protocol contributes: a confirming, committed record for its current lock. */
+export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidence> {
   const none = { protocol: id, lockHash: null, record: null, ok: false };
   const file = ctx.protocols.find((f) =>
     relative(join(ctx.root, DOCS.prereg), f).startsWith(`${id}-`),
@@ -82,16 +94,10 @@ async function evidenceFor(id: string, ctx: GateContext): Promise<Evidence> {
   const confirmed = matching.filter((r) => r.record.verdict === "confirmed").reverse();
   const rejected: string[] = [];
   for (const r of confirmed) {
-    const added = await commitThatAdded(r.path, ctx.root);
-    if (added === null) {
-      rejected.push(`${r.path} is not committed`);
-    } else if (!(await isAncestor(r.record.protocol.lockCommit, added, ctx.root))) {
-      rejected.push(
-        `${r.path}: lock commit ${r.record.protocol.lockCommit.slice(0, 12)} is not an ancestor of ${added.slice(0, 12)}, which added the record`,
-      );
-    } else {
+    const problem = await provenanceProblem(r, ctx);
+    if (problem === null)
       return { ...base, record: r.path, ok: true, note: `confirmed by ${r.path}` };
-    }
+    rejected.push(problem);
   }
   const others = matching.map((r) => r.record.verdict);
   const why =

@@ -6,20 +6,32 @@ interface PromoteArgs {
   id: string;
 }
 
+async function printGate() {
+  const { gateAdrs } = await import("../../adr/gate.js");
+  const { renderAdrTable } = await import("../../adr/render-table.js");
+  const { gateSupportTable, renderCitedCells, SUPPORT_TABLE_SOURCE } =
+    await import("../../adr/support-table.js");
+  const rows = await gateAdrs();
+  const cells = await gateSupportTable();
+  process.stdout.write(renderAdrTable(rows));
+  if (cells !== null) {
+    process.stdout.write(
+      `\nhonoured cells of ${SUPPORT_TABLE_SOURCE}:\n${renderCitedCells(cells)}`,
+    );
+  }
+  return { rows, cells };
+}
+
 const checkCommand: CommandModule = {
   command: "check",
   describe: "Fail (exit 1) when an Accepted ADR lacks a confirming record for a required protocol",
   handler: handled(async () => {
-    const { gateAdrs } = await import("../../adr/gate.js");
-    const { renderAdrTable } = await import("../../adr/render-table.js");
-    const rows = await gateAdrs();
-    process.stdout.write(renderAdrTable(rows));
-    const failed = rows.filter((r) => !r.ok);
-    if (failed.length > 0) {
-      throw new CheckFailedError(
-        `adr check failed for ${failed.map((r) => r.adr.file).join(", ")}`,
-      );
-    }
+    const { rows, cells } = await printGate();
+    const failed = [
+      ...rows.filter((r) => !r.ok).map((r) => r.adr.file),
+      ...(cells ?? []).filter((c) => !c.ok).map((c) => c.cell),
+    ];
+    if (failed.length > 0) throw new CheckFailedError(`adr check failed for ${failed.join(", ")}`);
   }),
 };
 
@@ -27,9 +39,7 @@ const statusCommand: CommandModule = {
   command: "status",
   describe: "Print every ADR with its status and evidence",
   handler: handled(async () => {
-    const { gateAdrs } = await import("../../adr/gate.js");
-    const { renderAdrTable } = await import("../../adr/render-table.js");
-    process.stdout.write(renderAdrTable(await gateAdrs()));
+    await printGate();
   }),
 };
 

@@ -1,0 +1,36 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { AMBIENT_SUPPORT } from "../orchestrator/ambient-support.js";
+import { put, tempRepo, WITNESS_ROOT } from "../prereg/test-support/temp-repo.js";
+import { gateSupportTable, SUPPORT_TABLE_SOURCE } from "./support-table.js";
+
+const honoured = Object.values(AMBIENT_SUPPORT)
+  .flatMap((row) => Object.values(row))
+  .filter((cell) => cell.verdict === "honoured").length;
+
+describe("the support-table gate", () => {
+  let repo: { dir: string; cleanup: () => Promise<void> };
+  beforeEach(async () => {
+    repo = await tempRepo();
+  });
+  afterEach(() => repo.cleanup());
+
+  it("passes every honoured cell of witness's own table on its committed records", async () => {
+    const cells = await gateSupportTable({ cwd: WITNESS_ROOT });
+    expect(cells).toHaveLength(honoured);
+    for (const cell of cells ?? []) expect(cell, cell.note).toMatchObject({ ok: true });
+  });
+
+  it("fails honoured cells whose records the repository does not hold", async () => {
+    await put(repo.dir, SUPPORT_TABLE_SOURCE, "// a copy of witness without its records\n");
+    const cells = await gateSupportTable({ cwd: repo.dir });
+    expect(cells?.length).toBe(honoured);
+    for (const cell of cells ?? []) {
+      expect(cell.ok).toBe(false);
+      expect(cell.note).toContain("which is not a measurement record");
+    }
+  });
+
+  it("does not apply outside witness's own repository", async () => {
+    expect(await gateSupportTable({ cwd: repo.dir })).toBeNull();
+  });
+});
