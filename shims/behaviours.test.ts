@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { unmetPlans } from "./assertions.js";
@@ -96,14 +96,34 @@ describe("shim behaviours", () => {
 
   it("records stdin's size and sha256 digest", async () => {
     const s = await installShims({ dir, names: ["claude"] });
-    const input = "prompt with ünïcode\nand two lines\n";
-    await run(join(dir, "claude"), [], { input });
-    await run(join(dir, "claude"), []);
+    const inputs = [
+      "prompt with ünïcode\nand two lines\n",
+      "no newline at the end",
+      "nul\0bytes\0\n\0",
+      "\n\n",
+      "",
+    ];
+    for (const input of inputs) await run(join(dir, "claude"), [], { input });
     const log = await readShimLog(s.log);
-    expect(log.records.map((r) => r.stdin)).toEqual([
-      { bytes: Buffer.byteLength(input), sha256: sha256(input) },
-      { bytes: 0, sha256: sha256("") },
-    ]);
+    expect(log.records.map((r) => r.stdin)).toEqual(
+      inputs.map((input) => ({ bytes: Buffer.byteLength(input), sha256: sha256(input) })),
+    );
+  });
+
+  it("falls back to date for the start time when the boot has changed since install", async () => {
+    const s = await installShims({ dir, names: ["claude"] });
+    const file = join(dir, "claude");
+    const script = await readFile(file, "utf8");
+    expect(script).toMatch(/^__witness_boot_id='[0-9a-f-]+'$/m);
+    await writeFile(
+      file,
+      script.replace(/^__witness_boot_id='[^']*'$/m, "__witness_boot_id='another-boot'"),
+    );
+    const before = Date.now();
+    await run(file, []);
+    const [record] = (await readShimLog(s.log)).records;
+    expect(record?.start).toBeGreaterThanOrEqual(before - 5);
+    expect(record?.start).toBeLessThanOrEqual(Date.now() + 5);
   });
 
   it("leaves stdin alone when told to ignore it", async () => {
