@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resolveAmbient } from "./ambient-context.js";
-import { AMBIENT_SUPPORT, RECORD_0001 } from "./ambient-support.js";
+import { AMBIENT_SUPPORT, RECORD_0001, RECORD_0002 } from "./ambient-support.js";
 import type { PlanLaunchInput } from "./launch-plan.js";
 import { planLaunch } from "./plan-launch.js";
 import type { AmbientContext, NodeSpec, WorkflowSpec } from "./spec.js";
@@ -231,20 +231,23 @@ describe("pi translation: its walk off, the engine's files appended root-most fi
 });
 
 describe("support table and its diagnostics", () => {
-  it("honours a cell only with a witness record: Claude Code all, record 0001", () => {
+  it("honours a cell only with a witness record: Claude Code none (record 0002) and all (record 0001)", () => {
     const honoured = Object.entries(AMBIENT_SUPPORT).flatMap(([backend, row]) =>
       Object.entries(row).flatMap(([value, cell]) =>
         cell.verdict === "honoured" ? [[backend, value, cell.record]] : [],
       ),
     );
-    expect(honoured).toEqual([["claude-code", "all", RECORD_0001]]);
+    expect(honoured).toEqual([
+      ["claude-code", "none", RECORD_0002],
+      ["claude-code", "all", RECORD_0001],
+    ]);
   });
 
   it.each([
     ["opencode", ["refused", "refused", "refused", "unmeasured"]],
     ["kimi", ["refused", "unmeasured", "refused", "unmeasured"]],
     ["grok", ["refused", "unmeasured", "refused", "unmeasured"]],
-    ["claude-code", ["unmeasured", "unmeasured", "unmeasured", "honoured"]],
+    ["claude-code", ["honoured", "unmeasured", "unmeasured", "honoured"]],
     ["codex", ["unmeasured", "unmeasured", "unmeasured", "unmeasured"]],
   ] as const)("%s: none, workspace, operator, all are %j", (backend, verdicts) => {
     const row = AMBIENT_SUPPORT[backend];

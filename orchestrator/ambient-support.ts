@@ -20,6 +20,10 @@ type Row = Readonly<Record<AmbientContext, SupportCell>>;
 export const RECORD_0001 =
   "docs/measurements/0001-claude-code-setting-sources-claude-code-2.1.332.json";
 
+/** Record 0002: the orchestrator's `none` argv on Claude Code 2.1.332 keeps every planted file out. */
+export const RECORD_0002 =
+  "docs/measurements/0002-claude-code-ambient-none-claude-code-2.1.332.json";
+
 const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
 const refused = (why: string): SupportCell => ({ verdict: "refused", why });
 const allFour = (cell: SupportCell): Row => ({
@@ -43,7 +47,12 @@ const NO_MECHANISM = (cli: string): SupportCell =>
 /** The support table, backend × value. Refusals need only a loader seen without a switch (seed 003). */
 export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
   "claude-code": {
-    none: NO_RECORD("Claude Code", `--setting-sources project, claudeMdExcludes ["**"]`),
+    none: {
+      verdict: "honoured",
+      record: RECORD_0002,
+      evidence:
+        '--setting-sources project with claudeMdExcludes ["**"] kept all five planted files out, workspace outside and under HOME, 3 of 3 spawns per arm',
+    },
     workspace: NO_RECORD(
       "Claude Code",
       "--setting-sources project, ancestors above the git root excluded",

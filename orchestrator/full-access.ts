@@ -129,7 +129,7 @@ export async function decideAccess(input: AccessInput): Promise<AccessOutcome> {
   if (input.parentDetector === undefined)
     return sandboxed(
       "parent-unknown",
-      "No parent-access detector is available, so the launching session counts as sandboxed.",
+      "The launching session's access was not checked (no parent-access detector), so it counts as sandboxed.",
     );
   const { parent, ranNow } = await probeOnce(input.runContext, input.parentDetector);
   const parentCheck = ranNow ? { parentCheck: parent } : {};

@@ -20,7 +20,7 @@ export const filesystemSchema = z.enum(["read-only", "workspace-write"], {
 });
 export type Filesystem = z.infer<typeof filesystemSchema>;
 
-/** Who wrote the node: a planner (gets the tool-policy ceiling) or a person (gets its own allowedTools). */
+/** Who wrote the node: a planner (gets the tool-policy ceiling) or a person (its own allowedTools; the default). */
 export const originSchema = z.enum(["planned", "hand-written"], {
   error: "expected planned or hand-written",
 });
