@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { protocolText } from "../../prereg/test-support/observations.js";
+import { commit, put, tempRepo, witness } from "../../prereg/test-support/temp-repo.js";
+
+let repo: { dir: string; cleanup: () => Promise<void> };
+beforeEach(async () => {
+  repo = await tempRepo();
+  await put(repo.dir, "docs/prereg/0001-demo.yaml", protocolText());
+  await commit(repo.dir, "register");
+});
+afterEach(() => repo.cleanup());
+
+describe("witness run (built CLI)", () => {
+  it.each([
+    [[], "name a protocol file, or pass --all"],
+    [["--all", "docs/prereg/0001-demo.yaml"], "not both"],
+    [["--all", "--jobs", "0"], "--jobs: expected a positive integer"],
+    [["--all", "--spawns", "1.5"], "--spawns: expected a positive integer"],
+    [
+      ["--all", "--cli", "claude-code@latest"],
+      '--cli "claude-code@latest": expected name@exact.version',
+    ],
+  ])("exits 2 on %j", async (args, message) => {
+    const result = await witness(repo.dir, "run", ...args);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
+  it("refuses an unlocked protocol with exit 2, naming it and its hash", async () => {
+    const result = await witness(repo.dir, "run", "--all");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(
+      /refused \(prereg-unlocked\): .*0001-demo\.yaml: not locked \(hash sha256:[0-9a-f]{64}\)/,
+    );
+  });
+});
+
+describe("witness prereg (built CLI)", () => {
+  it("writes a valid template with the next free id, then locks it once committed", async () => {
+    const made = await witness(repo.dir, "prereg", "new", "second-question", "--adr", "3");
+    expect(made.exitCode).toBe(0);
+    expect(made.stdout.trim()).toBe("docs/prereg/0002-second-question.yaml");
+    const unlocked = await witness(repo.dir, "prereg", "verify");
+    expect(unlocked.exitCode).toBe(1);
+    expect(unlocked.stdout).toContain("docs/prereg/0002-second-question.yaml: unlocked");
+    const refused = await witness(
+      repo.dir,
+      "prereg",
+      "lock",
+      "docs/prereg/0002-second-question.yaml",
+    );
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain("commit the protocol first");
+    await commit(repo.dir, "register 0002");
+    for (const file of ["docs/prereg/0001-demo.yaml", "docs/prereg/0002-second-question.yaml"]) {
+      const locked = await witness(repo.dir, "prereg", "lock", file);
+      expect(locked.exitCode).toBe(0);
+      expect(locked.stdout).toMatch(/: locked sha256:[0-9a-f]{64} at commit [0-9a-f]{40}/);
+    }
+    const verified = await witness(repo.dir, "prereg", "verify");
+    expect(verified.exitCode).toBe(0);
+  });
+
+  it("rejects a slug that is not kebab-case", async () => {
+    const result = await witness(repo.dir, "prereg", "new", "Bad_Slug", "--adr", "1");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("expected kebab-case");
+  });
+});
