@@ -69,15 +69,15 @@ export function shimNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** Why an environment selector is unusable, or undefined: a name, or a prefix ending in `*`. */
+/** Why an environment selector is unusable, or undefined: a name where `*` matches any run of characters. */
 export function envPatternProblem(pattern: string): string | undefined {
-  return /^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(pattern)
+  return /^[A-Za-z0-9_*]+$/.test(pattern) && !/^[0-9]/.test(pattern)
     ? undefined
-    : "expected a variable name or a prefix ending in *, e.g. ANTHROPIC_* or HOME";
+    : "expected a variable name where * matches anything, e.g. ANTHROPIC_*, *_TOKEN, HOME or *";
 }
 
 /** The anchored awk regular expression matching any of the selectors. */
 export function envPatternRegex(patterns: readonly string[]): string {
   if (patterns.length === 0) return "";
-  return `^(${patterns.map((p) => p.replace(/\*$/, ".*")).join("|")})$`;
+  return `^(${patterns.map((p) => p.replaceAll("*", ".*")).join("|")})$`;
 }

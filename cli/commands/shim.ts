@@ -132,8 +132,9 @@ const install: CommandModule<object, InstallArgs> = {
       .option("target", { type: "string", describe: "with --pass-through: the real binary to run" })
       .option("env", {
         type: "string",
-        array: true,
-        describe: "variables to record, names or PREFIX* (default: adapter variables)",
+        describe:
+          "a variable to record, * matches anything (repeat the flag; default: adapter variables)",
+        coerce: (v: string | string[]) => (Array.isArray(v) ? v : [v]),
       })
       .option("stdin", {
         choices: ["record", "ignore"] as const,
