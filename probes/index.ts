@@ -1,5 +1,7 @@
 // The probes package's public surface: run a probe, manage the vendor cache, and the shared contracts.
 export { runProbe, type RunProbeOptions } from "./run-probe.js";
+/** Call after a batch of probes so a namespace prepared for a next spawn does not linger (≤ 1 s). */
+export { releaseWarmSlot, netnsTools } from "./isolation.js";
 export {
   cliPath,
   defaultCacheDir,

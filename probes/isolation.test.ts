@@ -1,11 +1,15 @@
-import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildChildEnv } from "../orchestrator/child-env.js";
 import { runProcess } from "../orchestrator/exec.js";
 import { startFakeServer } from "./fake-server.js";
-import { bridgePort, netnsTools, wrapInNetns } from "./isolation.js";
+import {
+  acquireSlot,
+  netnsTools,
+  releaseWarmSlot,
+  startSlot,
+  type NetnsSlot,
+} from "./isolation.js";
 
 const tools = await netnsTools();
 const reason =
@@ -27,24 +31,18 @@ describe("network isolation", () => {
   it.skipIf(tools === null)(
     "runs a command in a namespace where only loopback is up, bridged to the fake server",
     async () => {
-      const scratch = await mkdtemp(join(tmpdir(), "witness-netns-test-"));
-      const socketPath = join(scratch, "fake.sock");
+      if (tools === null) throw new Error(reason);
+      const slot = await startSlot(tools);
       const server = await startFakeServer(
         () => ({ kind: "json", status: 404, body: {}, answer: "not-found" }),
-        { socketPath },
+        { socketPath: slot.socketPath },
       );
       try {
-        const port = bridgePort();
-        if (tools === null) throw new Error(reason);
-        const launch = wrapInNetns(tools, { port, socketPath, scratch }, process.execPath, [
-          "-e",
-          INSIDE,
-          String(port),
-        ]);
+        const launch = slot.wrap(process.execPath, ["-e", INSIDE, String(slot.port)]);
         const result = await runProcess({
           ...launch,
           env: buildChildEnv({ parent: process.env }),
-          cwd: scratch,
+          cwd: tmpdir(),
           timeoutMs: 20_000,
         });
         expect(result.stderr).toBe("");
@@ -52,7 +50,7 @@ describe("network isolation", () => {
         expect(server.requests.map((r) => r.path)).toEqual(["/v1/ping"]);
       } finally {
         await server.close();
-        await rm(scratch, { recursive: true, force: true });
+        await slot.release();
       }
     },
   );
@@ -60,30 +58,20 @@ describe("network isolation", () => {
   it.skipIf(tools === null)(
     "cannot reach a server listening on the host's loopback from inside",
     async () => {
-      const scratch = await mkdtemp(join(tmpdir(), "witness-netns-test-"));
+      if (tools === null) throw new Error(reason);
+      const slot = await startSlot(tools);
       const host = await startFakeServer(() => ({
         kind: "json",
         status: 200,
         body: {},
         answer: "reply",
       }));
-      const bridged = await startFakeServer(
-        () => ({ kind: "json", status: 404, body: {}, answer: "not-found" }),
-        { socketPath: join(scratch, "s.sock") },
-      );
       try {
-        if (tools === null) throw new Error(reason);
-        const hostPort = new URL(host.url).port;
-        const launch = wrapInNetns(
-          tools,
-          { port: bridgePort(), socketPath: join(scratch, "s.sock"), scratch },
-          process.execPath,
-          ["-e", INSIDE, hostPort],
-        );
+        const launch = slot.wrap(process.execPath, ["-e", INSIDE, new URL(host.url).port]);
         const result = await runProcess({
           ...launch,
           env: buildChildEnv({ parent: process.env }),
-          cwd: scratch,
+          cwd: tmpdir(),
           timeoutMs: 20_000,
         });
         const seen = JSON.parse(result.stdout) as { status: unknown };
@@ -91,9 +79,33 @@ describe("network isolation", () => {
         expect(host.requests).toEqual([]);
       } finally {
         await host.close();
-        await bridged.close();
-        await rm(scratch, { recursive: true, force: true });
+        await slot.release();
       }
+    },
+  );
+
+  it.skipIf(tools === null)(
+    "hands out a different fresh namespace to each spawn and stops the forwarder on release",
+    async () => {
+      if (tools === null) throw new Error(reason);
+      const ns = async (slot: NetnsSlot) =>
+        (
+          await runProcess({
+            ...slot.wrap("/bin/readlink", ["/proc/self/ns/net"]),
+            env: {},
+            cwd: "/",
+          })
+        ).stdout.trim();
+      const a = await acquireSlot(tools);
+      const b = await acquireSlot(tools);
+      const [nsA, nsB] = [await ns(a), await ns(b)];
+      expect(nsA).toMatch(/^net:\[\d+\]$/);
+      expect(nsA).not.toBe(nsB);
+      await a.release();
+      await b.release();
+      await releaseWarmSlot();
+      const after = await runProcess({ ...a.wrap("/bin/true", []), env: {}, cwd: "/" });
+      expect(after.exitCode).not.toBe(0);
     },
   );
 });

@@ -8,7 +8,7 @@ import { cellSentinels, createCell, removeCell, type Cell } from "./cell.js";
 import { anthropicIssuedCalls, anthropicResponder } from "./fake-anthropic.js";
 import { openaiIssuedCalls, openaiResponder } from "./fake-openai.js";
 import { startFakeServer, type CapturedRequest, type FakeServer } from "./fake-server.js";
-import { bridgePort, netnsTools, wrapInNetns } from "./isolation.js";
+import { acquireSlot, netnsTools, type NetnsSlot } from "./isolation.js";
 import { cliArgs, endpointEnv } from "./launch.js";
 import { newNonce, resolveSentinelsDeep } from "./markers.js";
 import { observationSchema, type Observation } from "./observation.js";
@@ -49,8 +49,6 @@ export function spawnFaults(
   if (requests.length === 0) faults.push("no-request: no request reached the fake server");
   if (result.timedOut && !hasFault(script, "hang"))
     faults.push("timeout: the CLI did not finish in time");
-  if (result.exitCode === 125 && /loopback forwarder/.test(result.stderr))
-    faults.push("netns: the loopback forwarder did not start");
   for (const r of requests) {
     if (r.answer === "not-found") faults.push(`unexpected-request: ${r.method} ${r.path}`);
     if (r.answer === "responder-error") faults.push(`fake-server-error: ${r.method} ${r.path}`);
@@ -78,15 +76,15 @@ export async function runProbe(
   const baseEnv = buildChildEnv({ parent: process.env });
   const cell = await createCell({ fixture: spec.fixture, nonce, cli: spec.cli.name, baseEnv });
   let server: FakeServer | null = null;
+  let slot: NetnsSlot | null = null;
   try {
     const script = resolveSentinelsDeep(spec.script, cell.sentinelDir);
     const claude = spec.cli.name === "claude-code";
     const responder = claude ? anthropicResponder(script) : openaiResponder(script);
     const tools = options.noNetns ? null : await netnsTools();
-    const socketPath = join(cell.root, "fake.sock");
-    server = await startFakeServer(responder, tools ? { socketPath } : {});
-    const port = tools ? bridgePort() : 0;
-    const baseUrl = tools ? `http://127.0.0.1:${port}` : server.url;
+    slot = tools ? await acquireSlot(tools) : null;
+    server = await startFakeServer(responder, slot ? { socketPath: slot.socketPath } : {});
+    const baseUrl = slot ? `http://127.0.0.1:${slot.port}` : server.url;
 
     const planned =
       "node" in spec.launch ? await planNodeLaunch(spec.launch, spec.cli.name, cell) : null;
@@ -96,9 +94,7 @@ export async function runProbe(
       parent: process.env,
       set: { ...cell.env, ...(planned?.env ?? {}), ...endpointEnv(spec.cli.name, baseUrl) },
     });
-    const launch = tools
-      ? wrapInNetns(tools, { port, socketPath, scratch: cell.root }, cli.bin, args)
-      : { file: cli.bin, args };
+    const launch = slot ? slot.wrap(cli.bin, args) : { file: cli.bin, args };
     const result = await runProcess({
       file: launch.file,
       args: launch.args,
@@ -121,7 +117,7 @@ export async function runProbe(
       argv: [cli.bin, ...args],
       env: redactEnv(env),
       cwd: cell.workspace,
-      isolation: tools ? "netns" : "loopback-config",
+      isolation: slot ? "netns" : "loopback-config",
       exitCode: result.exitCode,
       signal: result.signal,
       timedOut: result.timedOut,
@@ -140,6 +136,7 @@ export async function runProbe(
     });
   } finally {
     await server?.close();
+    await slot?.release();
     await dispose(cell, options);
   }
 }

@@ -61,10 +61,11 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
     const { runProbe } = await import("../../probes/run-probe.js");
     const { summarizeObservation } = await import("../../probes/summary.js");
     const spec = await loadProbeSpec(probeInputFromArgs(args));
+    const { releaseWarmSlot } = await import("../../probes/isolation.js");
     const observation = await runProbe(spec, {
       keep: args.keep,
       onCellKept: (dir) => process.stderr.write(`cell kept: ${dir}\n`),
-    });
+    }).finally(releaseWarmSlot);
     process.stdout.write(
       `${args.json ? JSON.stringify(observation, null, 2) : summarizeObservation(observation)}\n`,
     );
