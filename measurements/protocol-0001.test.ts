@@ -110,7 +110,7 @@ describe("a tampered protocol 0001 in a clone of the repository", () => {
 
   it("is refused by witness run (exit 2) and fails witness adr check (exit 1)", async () => {
     const before = await witness(clone, "adr", "check");
-    expect(before.stdout).toMatch(/0001\s+Accepted\s+0001\s+pass/);
+    expect(before.stdout).toMatch(/0001\s+Accepted\s+0001,0002\s+pass/);
 
     // Flip one pre-registered outcome: the operator's memory now "expected" under project, outside HOME.
     const file = join(clone, PROTOCOL);
@@ -130,7 +130,7 @@ describe("a tampered protocol 0001 in a clone of the repository", () => {
 
     const check = await witness(clone, "adr", "check");
     expect(check.exitCode).toBe(1);
-    expect(check.stdout).toMatch(/0001\s+Accepted\s+0001\s+FAIL/);
+    expect(check.stdout).toMatch(/0001\s+Accepted\s+0001,0002\s+FAIL/);
     expect(check.stdout).toContain("changed since its lock");
 
     // Committing the edit does not launder it: only --amend changes a lock.
