@@ -40,6 +40,19 @@ describe("ambient_context precedence", () => {
   });
 });
 
+describe("a workflow's run block", () => {
+  it("overrides the node's value as a run override does", async () => {
+    const p = await plan(
+      { adapter: "claude-code", ambientContext: "none" },
+      { workflow: { nodes: [{ id: "n" }], run: { ambientContext: "all" } } },
+    );
+    expect([p.ambient, p.args]).toEqual([
+      { value: "all", source: "run" },
+      ["-p", "go", "--setting-sources", "user,project"],
+    ]);
+  });
+});
+
 describe("Claude Code translation, hand-written node (the ambient value alone)", () => {
   const cases: [AmbientContext, string[]][] = [
     [

@@ -3,10 +3,10 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
 /** The nearest directory at or above `cwd` holding a `.git` entry; `cwd` itself outside a repository. */
-export function gitRoot(cwd: string): string {
+export function gitRoot(cwd: string, exists: (path: string) => boolean = existsSync): string {
   const start = resolve(cwd);
   for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(resolve(dir, ".git"))) return dir;
+    if (exists(resolve(dir, ".git"))) return dir;
     if (dirname(dir) === dir) return start;
   }
 }

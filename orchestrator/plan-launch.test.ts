@@ -319,6 +319,18 @@ describe("bad input", () => {
     );
   });
 
+  it("names an effort that is not on the adapter's scale", async () => {
+    await expect(
+      planLaunch({
+        node: { id: "n", adapter: "claude-code", prompt: "go", effort: "turbo" },
+        cwd: repo.root,
+        source: { file: "n.yaml", path: "" },
+      }),
+    ).rejects.toThrow(
+      "n.yaml: effort: expected one of low, medium, high, xhigh, max (claude-code's effort scale)",
+    );
+  });
+
   it("refuses an unknown ambient value from the environment by name", async () => {
     const error: unknown = await plan(
       { adapter: "claude-code" },

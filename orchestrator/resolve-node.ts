@@ -1,4 +1,5 @@
 // A node with its workflow's defaults merged in, and the fields a launch cannot do without.
+import { effortScale } from "./effort-scale.js";
 import { InputError } from "./errors.js";
 import type { Adapter, NodeSpec, WorkflowSpec } from "./spec.js";
 
@@ -34,6 +35,12 @@ export function resolveNode(
       ? [{ path: at("prompt"), message: "expected a non-empty prompt" }]
       : []),
   ];
+  const scale = merged.adapter === undefined ? undefined : effortScale(merged.adapter);
+  if (scale !== undefined && merged.effort !== undefined && !scale.includes(merged.effort))
+    issues.push({
+      path: at("effort"),
+      message: `expected one of ${scale.join(", ")} (${merged.adapter ?? ""}'s effort scale)`,
+    });
   if (issues.length > 0 || merged.adapter === undefined || merged.prompt === undefined)
     throw new InputError(source.file, issues);
   return { ...merged, adapter: merged.adapter, prompt: merged.prompt };
