@@ -102,7 +102,7 @@ export function checkSpawned(
   const lines = [head, `${name} was called ${calls.length} time(s), ${matches.length} matched`];
   calls.slice(0, SHOWN_CALLS).forEach((record, i) => {
     const diffs = differences(record, expected);
-    lines.push(`call ${i + 1} (pid ${record.pid}): ${diffs.length === 0 ? "matches" : ""}`);
+    lines.push(`call ${i + 1} (pid ${record.pid}):${diffs.length === 0 ? " matches" : ""}`);
     if (diffs.length > 0) lines.push(...diffs.map((d) => `  ${d.replaceAll("\n", "\n  ")}`));
     else if (expected.argv !== undefined)
       lines.push(`  ${sideBySide(expected.argv, record.argv).replaceAll("\n", "\n  ")}`);

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { unmetPlans } from "./assertions.js";
 import { installShims } from "./install.js";
 import { readShimLog } from "./read-log.js";
-import { BEYOND_PLAN_EXIT_CODE } from "./shim-spec.js";
+import { BEYOND_PLAN_EXIT_CODE, LOG_FAILURE_EXIT_CODE } from "./shim-spec.js";
 import { run, tempDir } from "./test-support/temp.js";
 
 const FIXTURES = join(import.meta.dirname, "test/fixtures/pass-through");
@@ -164,6 +164,27 @@ describe("shim behaviours", () => {
       { MY_A: "1", MY_TOKEN: "<redacted:3>", LC_ALL: "C.UTF-8" },
       { MY_B: "line\nbreak" },
     ]);
+  });
+});
+
+describe("a log that cannot be written", () => {
+  it("makes a scripted call fail loudly instead of passing unrecorded", async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const s = await installShims({
+        dir,
+        names: ["claude"],
+        behaviour: { kind: "script", outcome: { stdout: "x" } },
+      });
+      await rm(s.log);
+      await mkdir(s.log);
+      const result = await run(join(dir, "claude"), []);
+      expect(result.exitCode).toBe(LOG_FAILURE_EXIT_CODE);
+      expect(result.stderr).toMatch(/cannot append to the log .*writable/);
+      expect(result.stdout).toBe("");
+    } finally {
+      await cleanup();
+    }
   });
 });
 
