@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PINNED } from "../probes/pinned.js";
 import { defaultCacheDir, ensureCli } from "../probes/vendor-cache.js";
@@ -9,6 +9,8 @@ import { recordSchema } from "./record.js";
 
 const PROTOCOL = "docs/prereg/0001-claude-code-setting-sources.yaml";
 const RECORD = "docs/measurements/0001-claude-code-setting-sources-claude-code-2.1.332.json";
+const PROTOCOL_0002 = "docs/prereg/0002-claude-code-ambient-none.yaml";
+const RECORD_0002 = "docs/measurements/0002-claude-code-ambient-none-claude-code-2.1.332.json";
 
 async function verdicts(file: string): Promise<{ overall: string; arms: Record<string, string> }> {
   const record = recordSchema.parse(JSON.parse(await readFile(file, "utf8")));
@@ -38,23 +40,17 @@ describe("protocol 0001 end to end", () => {
       );
       ctx.skip();
     }
-    const result = await witness(
-      WITNESS_ROOT,
-      "run",
-      PROTOCOL,
-      "--out",
-      out,
-      "--cache",
-      defaultCacheDir(),
-      "--jobs",
-      "2",
-    );
+    const args = ["run", PROTOCOL, PROTOCOL_0002, "--out", out, "--cache", defaultCacheDir()];
+    const result = await witness(WITNESS_ROOT, ...args, "--jobs", "2");
     expect(result.stderr).toBe("");
-    const written = join(out, "0001-claude-code-setting-sources-claude-code-2.1.332.json");
     const committed = await verdicts(join(WITNESS_ROOT, RECORD));
     expect(Object.keys(committed.arms)).toHaveLength(10);
-    expect(await verdicts(written)).toEqual(committed);
-    expect(result.exitCode).toBe(committed.overall === "confirmed" ? 0 : 1);
+    expect(await verdicts(join(out, basename(RECORD)))).toEqual(committed);
+    // Protocol 0002 rides along: ADR 0001 and the support table rest on it too.
+    const committed2 = await verdicts(join(WITNESS_ROOT, RECORD_0002));
+    expect(await verdicts(join(out, basename(RECORD_0002)))).toEqual(committed2);
+    const allConfirmed = committed.overall === "confirmed" && committed2.overall === "confirmed";
+    expect(result.exitCode).toBe(allConfirmed ? 0 : 1);
   }, 300_000);
 });
 
