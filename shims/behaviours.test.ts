@@ -258,6 +258,37 @@ describe("pass-through", () => {
     await expect(attempt).rejects.toThrow(/no real "no-such-cli-xyz" on PATH.*--target/);
   });
 
+  it("tells an exit code of 143 from death by SIGTERM", async () => {
+    const s = await installShims({ dir, names: ["sh"], behaviour: { kind: "pass-through" } });
+    const result = await run(join(dir, "sh"), ["-c", "exit 143"]);
+    expect([result.exitCode, result.signal]).toEqual([143, null]);
+    expect((await readShimLog(s.log)).records[0]).toMatchObject({ exitCode: 143, signal: null });
+  });
+
+  it("hands a closed stdin on closed, in pass-through and scripted mode alike", async () => {
+    const real = await realClaude();
+    const shims = join(dir, "shims");
+    const path = `${shims}:${real}:${process.env.PATH ?? ""}`;
+    const s = await installShims({
+      dir: shims,
+      names: ["claude"],
+      behaviour: { kind: "pass-through" },
+      path,
+    });
+    await installShims({ dir: shims, names: ["codex"] });
+    const result = await run("/bin/sh", ["-c", "claude x <&-; codex y <&-"], {
+      env: { PATH: path },
+    });
+    expect(result.exitCode).toBe(0);
+    // The stand-in's `cat` found no stdin at all, as it would without the shim.
+    expect(result.stderr).toMatch(/cat: .*Bad file descriptor/);
+    const log = await readShimLog(s.log);
+    expect(log.records.map((r) => [r.shim, r.stdin])).toEqual([
+      ["claude", null],
+      ["codex", null],
+    ]);
+  });
+
   it("forwards SIGTERM to the real binary and dies of the same signal", async () => {
     const s = await installShims({
       dir,

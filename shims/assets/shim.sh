@@ -130,24 +130,28 @@ __witness_run() {
   exec "$__witness_target" "$@"
 }
 
-exec 9<&0
 __witness_tee_pid=
-if __witness_wants_stdin && [ ! /dev/stdin -ef /dev/null ]; then
-  __witness_fifo="$__witness_pidfile.fifo"
-  [ -p "$__witness_fifo" ] || "$__witness_mkfifo_bin" "$__witness_fifo"
-  : >"$__witness_tmp"
-  # tee copies stdin for the digest while the child still reads it as a stream.
-  "$__witness_tee_bin" "$__witness_tmp" <&9 >"$__witness_fifo" 9<&- &
-  __witness_tee_pid=$!
-  __witness_run "$@" <"$__witness_fifo" 9<&- &
-elif __witness_wants_stdin; then
-  __witness_stdin_mode=empty
-  __witness_run "$@" <&9 9<&- &
+if [ ! -e /dev/stdin ]; then
+  # stdin is closed: the real binary gets it closed too.
+  __witness_run "$@" <&- &
 else
-  __witness_run "$@" <&9 9<&- &
+  # A background job's stdin would be /dev/null: hand the real stdin over on fd 9.
+  exec 9<&0
+  if __witness_wants_stdin && [ ! /dev/stdin -ef /dev/null ]; then
+    __witness_fifo="$__witness_pidfile.fifo"
+    [ -p "$__witness_fifo" ] || "$__witness_mkfifo_bin" "$__witness_fifo"
+    : >"$__witness_tmp"
+    # tee copies stdin for the digest while the child still reads it as a stream.
+    "$__witness_tee_bin" "$__witness_tmp" <&9 >"$__witness_fifo" 9<&- &
+    __witness_tee_pid=$!
+    __witness_run "$@" <"$__witness_fifo" 9<&- &
+  else
+    __witness_wants_stdin && __witness_stdin_mode=empty
+    __witness_run "$@" <&9 9<&- &
+  fi
 fi
 __witness_child=$!
-exec 9<&-
+[ -e /dev/stdin ] && exec 9<&-
 
 __witness_got=
 __witness_forward() {
@@ -180,9 +184,11 @@ __witness_signal=
 if [ "$__witness_status" -gt 128 ]; then
   # Only the job table tells "killed by signal N" from "exited with 128+N".
   jobs %% >"$__witness_pidfile.jobs" 2>/dev/null
+  # dash says "Done(N)", bash "Exit N"; a shell that already forgot the job tells nothing.
+  __witness_job=
   read -r __witness_job <"$__witness_pidfile.jobs"
   case $__witness_job in
-    *"] "?" Done"*) ;;
+    '' | *Done* | *Exit*) ;;
     *) __witness_signal=$((__witness_status - 128)) ;;
   esac
 fi
