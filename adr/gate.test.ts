@@ -103,6 +103,20 @@ describe("the ADR gate", () => {
     expect(row.evidence[0]?.note).toContain("is not an ancestor of");
   });
 
+  it("fails a record whose run started before the protocol was locked", async () => {
+    const json = await registerAndRun(["A"]);
+    const text = await readFile(json, "utf8");
+    await writeFile(
+      json,
+      text.replace(/"lockedAt": "[^"]+"/, `"lockedAt": "2999-01-01T00:00:00.000Z"`),
+    );
+    await commit(repo.dir, "record");
+    await put(repo.dir, ADR, adrText("Accepted"));
+    const row = await gate();
+    expect(row.ok).toBe(false);
+    expect(row.evidence[0]?.note).toContain("the run started before the protocol was locked");
+  });
+
   it("does not gate a Proposed ADR, and fails an Accepted one without a Requires line", async () => {
     await put(repo.dir, ADR, adrText("Proposed"));
     expect((await gate()).ok).toBe(true);

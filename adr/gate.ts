@@ -54,11 +54,15 @@ async function loadRecords(root: string): Promise<GateContext["records"]> {
   return out;
 }
 
-/** Null when the record was committed after (a descendant of) its protocol's lock commit. */
+/** Null when the run followed the lock and the record was committed after its lock commit. */
 export async function provenanceProblem(
   r: GateContext["records"][number],
   ctx: GateContext,
 ): Promise<string | null> {
+  // The record's own clock: a run that started before the lock cannot be registered evidence.
+  if (Date.parse(r.record.startedAt) < Date.parse(r.record.protocol.lockedAt)) {
+    return `${r.path}: the run started before the protocol was locked`;
+  }
   const added = await commitThatAdded(r.path, ctx.root);
   if (added === null) return `${r.path} is not committed`;
   if (await isAncestor(r.record.protocol.lockCommit, added, ctx.root)) return null;

@@ -89,6 +89,25 @@ describe("runProtocol", () => {
     expect(record.arms[0]?.spawns[0]?.faults).toContain("ran claude-code@2.1.999, not 2.1.332");
   });
 
+  it("runs another version when asked, and names it in the record", async () => {
+    const calls: ProbeSpec[] = [];
+    const probe: ProbeFn = (spec) => {
+      calls.push(spec);
+      return Promise.resolve(observation({ cli: { name: "claude-code", version: "2.1.400" } }));
+    };
+    const record = await runProtocol(locked(), {
+      probe,
+      cli: { name: "claude-code", version: "2.1.400" },
+    });
+    expect(calls[0]?.cli.version).toBe("2.1.400");
+    expect(record.cli).toEqual({
+      name: "claude-code",
+      version: "2.1.400",
+      versionsRun: ["2.1.400"],
+    });
+    expect(record.arms[0]?.spawns[0]?.faults).toEqual([]);
+  });
+
   it("redacts secrets in the recorded environment even if the cell did not", async () => {
     const record = await runProtocol(locked(), { probe: fakeProbe(() => ["A"]) });
     expect(record.arms[0]?.spawns[0]?.observation?.env.ANTHROPIC_API_KEY).toBe("<redacted:14>");
