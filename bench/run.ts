@@ -19,6 +19,11 @@ function machine(): string {
     `- memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     `- OS: ${os.type()} ${os.release()} (${os.arch()})`,
     `- Node: ${process.version}`,
+    // Other work on the machine inflates every figure: say how busy it was.
+    `- load average (1, 5, 15 min) at the end: ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(", ")}`,
     `- date: ${new Date().toISOString()}`,
   ].join("\n");
 }
