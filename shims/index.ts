@@ -9,11 +9,11 @@ export {
 } from "./assertions.js";
 export {
   installShims,
-  STATE_DIR_NAME,
   type InstalledShim,
   type InstalledShims,
   type InstallShimsOptions,
 } from "./install.js";
+export { STATE_DIR_NAME } from "./state-dir.js";
 export { SHIM_LOG_VERSION, shimRecordSchema, type ShimRecord } from "./log-schema.js";
 export {
   parseShimLog,

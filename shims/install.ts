@@ -5,16 +5,15 @@ import {
   chmod,
   copyFile,
   mkdir,
-  readdir,
   readFile,
   rename,
-  rm,
   writeFile,
 } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../orchestrator/errors.js";
 import { findExecutable } from "./find-executable.js";
 import { findHostTools } from "./host-tools.js";
+import { bootClock, clearCallClaims, STATE_DIR_NAME, writePlanLengths } from "./state-dir.js";
 import {
   renderShim,
   type OutputSource,
@@ -31,9 +30,6 @@ import {
   type Outcome,
   type StdinMode,
 } from "./shim-spec.js";
-
-/** The folder, inside the shim directory, holding the awk program, output files and call claims. */
-export const STATE_DIR_NAME = ".witness";
 
 /** What `installShims` writes and how those shims behave. */
 export interface InstallShimsOptions {
@@ -210,52 +206,10 @@ export async function installShims(options: InstallShimsOptions): Promise<Instal
     const target = targets.get(name);
     shims.push(target === undefined ? { name, file } : { name, file, target });
   }
-  await writeManifest(
+  await writePlanLengths(
     stateDir,
     options.names,
     behaviour.kind === "plan" ? behaviour.calls.length : undefined,
   );
   return { dir, log, shims };
-}
-
-async function clearCallClaims(stateDir: string, name: string): Promise<void> {
-  const prefix = `${name}.call.`;
-  for (const entry of await readdir(stateDir)) {
-    if (entry.startsWith(prefix)) await rm(join(stateDir, entry), { force: true });
-  }
-}
-
-/** Plan lengths per shim name, so an unmet-plan check also sees plans that were never called. */
-export const MANIFEST_NAME = "plans.json";
-
-async function writeManifest(
-  stateDir: string,
-  names: readonly string[],
-  planLength: number | undefined,
-): Promise<void> {
-  const file = join(stateDir, MANIFEST_NAME);
-  let plans: Record<string, number>;
-  try {
-    plans = JSON.parse(await readFile(file, "utf8")) as Record<string, number>;
-  } catch {
-    plans = {};
-  }
-  for (const name of names) {
-    if (planLength === undefined) delete plans[name];
-    else plans[name] = planLength;
-  }
-  await writeFile(`${file}.tmp`, `${JSON.stringify(plans, null, 2)}\n`);
-  await rename(`${file}.tmp`, file);
-}
-
-/** This boot's id and wall-clock boot time, where /proc offers them (Linux); shims fall back to `date`. */
-async function bootClock(): Promise<{ bootId: string; bootMs: number } | undefined> {
-  try {
-    const bootId = (await readFile("/proc/sys/kernel/random/boot_id", "utf8")).trim();
-    const uptime = Number((await readFile("/proc/uptime", "utf8")).split(" ")[0]);
-    if (bootId === "" || !Number.isFinite(uptime)) return undefined;
-    return { bootId, bootMs: Math.round(Date.now() - uptime * 1000) };
-  } catch {
-    return undefined;
-  }
 }

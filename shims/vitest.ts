@@ -1,11 +1,11 @@
 // Vitest helpers for users' tests: a scoped shim directory on PATH, and matchers over its log.
-import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { expect } from "vitest";
 import { checkSpawned, unmetPlans, type SpawnExpectation } from "./assertions.js";
-import { installShims, MANIFEST_NAME, STATE_DIR_NAME } from "./install.js";
+import { installShims } from "./install.js";
+import { readPlanLengths } from "./state-dir.js";
 import type { ShimRecord } from "./log-schema.js";
 import { readShimLogSync, type ShimLog } from "./read-log.js";
 import type { BehaviourInput, OutcomeInput, StdinMode } from "./shim-spec.js";
@@ -45,10 +45,8 @@ function behaviourOf(setup: ShimSetup): BehaviourInput {
   return { kind: "script", outcome: setup };
 }
 
-function plansBeside(log: string): Record<string, number> {
-  const file = join(dirname(log), STATE_DIR_NAME, MANIFEST_NAME);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, number>) : {};
-}
+// The default log sits in the shim directory, beside the state folder.
+const plansBeside = (log: string) => readPlanLengths(dirname(log));
 
 /** Installs the shims into a temp dir, puts it first on PATH while `fn` runs, then restores PATH and deletes the dir. */
 export async function withShims<T>(
