@@ -248,6 +248,23 @@ describe("pass-through", () => {
     expect(s.shims[0]?.target).toBe(join(real, "claude"));
   });
 
+  it.each([
+    ["a missing file", "missing", /is not an executable file; check --target/],
+    [
+      "a witness shim",
+      "shims/claude",
+      /is a witness shim itself; point --target at the real binary/,
+    ],
+  ])("refuses --target naming %s", async (_label, target, message) => {
+    await installShims({ dir: join(dir, "shims"), names: ["claude"] });
+    const attempt = installShims({
+      dir: join(dir, "other"),
+      names: ["claude"],
+      behaviour: { kind: "pass-through", target: join(dir, target) },
+    });
+    await expect(attempt).rejects.toThrow(message);
+  });
+
   it("refuses to install when no real binary can be found, saying what to do", async () => {
     const attempt = installShims({
       dir,

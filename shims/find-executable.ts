@@ -19,7 +19,8 @@ export function isWitnessShim(file: string): boolean {
   }
 }
 
-function isExecutableFile(file: string): boolean {
+/** True for a regular file with an execute bit. */
+export function isExecutableFile(file: string): boolean {
   try {
     const stat = statSync(file);
     // Any execute bit will do: the check is a lookup, not a permission proof.

@@ -11,7 +11,7 @@ import {
 } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../orchestrator/errors.js";
-import { findExecutable } from "./find-executable.js";
+import { findExecutable, isExecutableFile, isWitnessShim } from "./find-executable.js";
 import { findHostTools } from "./host-tools.js";
 import { bootClock, clearCallClaims, STATE_DIR_NAME, writePlanLengths } from "./state-dir.js";
 import {
@@ -153,6 +153,16 @@ export async function installShims(options: InstallShimsOptions): Promise<Instal
       if (target === undefined) {
         throw new UsageError(
           `pass-through: no real "${name}" on PATH outside ${dir}; install it, fix PATH, or give --target <path>`,
+        );
+      }
+      if (!isExecutableFile(target)) {
+        throw new UsageError(
+          `pass-through target ${target} is not an executable file; check --target`,
+        );
+      }
+      if (isWitnessShim(target)) {
+        throw new UsageError(
+          `pass-through target ${target} is a witness shim itself; point --target at the real binary`,
         );
       }
       // GNU env would read a NAME=VALUE operand as an assignment, not as the program to run.
