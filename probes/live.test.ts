@@ -186,6 +186,18 @@ describe("live: Codex", () => {
     expect(o.exitCode).not.toBe(0);
     expect(o.requestCount).toBeGreaterThan(0);
   });
+
+  it("live: a scripted hang is cut by the probe's timeout and recorded as timed out, not as a fault", async (ctx) => {
+    needs(ctx, "codex");
+    const o = await probe("codex", {
+      script: { turns: [{ fault: { hang: true } }], final: "done", classifier: "allow" },
+      launch: { argv: ["exec", "go"] },
+      timeoutMs: 3000,
+    });
+    expect(o.timedOut).toBe(true);
+    expect(o.exitCode).toBeNull();
+    expect(o.requestCount).toBe(1);
+  });
 });
 
 describe("live: reference-orchestrator nodes", () => {

@@ -1,0 +1,82 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { ExecResult } from "../orchestrator/exec.js";
+import type { CapturedRequest } from "./fake-server.js";
+import { runProbe, spawnFaults } from "./run-probe.js";
+import { scriptSchema } from "./script.js";
+
+const ok: ExecResult = {
+  exitCode: 0,
+  signal: null,
+  stdout: "",
+  stderr: "",
+  durationMs: 5,
+  timedOut: false,
+  spawnError: null,
+};
+const request = (answer: string, path = "/v1/messages"): CapturedRequest => ({
+  method: "POST",
+  path,
+  headers: {},
+  body: null,
+  answer,
+});
+const plain = scriptSchema.parse({});
+const hanging = scriptSchema.parse({ turns: [{ fault: { hang: true } }] });
+
+describe("spawn faults", () => {
+  it("finds none in a spawn that reached the fake server and finished", () => {
+    expect(spawnFaults(plain, ok, [request("final")])).toEqual([]);
+  });
+
+  it("reports a CLI that never started and a spawn that sent no request", () => {
+    expect(spawnFaults(plain, { ...ok, exitCode: null, spawnError: "ENOENT" }, [])).toEqual([
+      "cli-not-started: ENOENT",
+      "no-request: no request reached the fake server",
+    ]);
+  });
+
+  it("reports a timeout unless the script asked the server to hang", () => {
+    const timedOut = { ...ok, exitCode: null, signal: "SIGTERM", timedOut: true };
+    expect(spawnFaults(plain, timedOut, [request("final")])).toEqual([
+      "timeout: the CLI did not finish in time",
+    ]);
+    expect(spawnFaults(hanging, timedOut, [request("fault:hang")])).toEqual([]);
+  });
+
+  it("reports requests to paths the fake model does not serve", () => {
+    expect(spawnFaults(plain, ok, [request("final"), request("not-found", "/api/hello")])).toEqual([
+      "unexpected-request: POST /api/hello",
+    ]);
+  });
+});
+
+describe("runProbe without an installable CLI", () => {
+  it("returns an observation whose faults say the CLI is missing, instead of throwing", async () => {
+    // An empty cache directory and an npm that cannot be found: the install must fail.
+    const saved = process.env.PATH;
+    const cacheDir = await mkdtemp(join(tmpdir(), "witness-empty-cache-"));
+    process.env.PATH = join(cacheDir, "no-bin");
+    try {
+      const o = await runProbe(
+        {
+          cli: { name: "codex", version: "0.171.0" },
+          fixture: { workspace: "outside-home", trust: true, files: [] },
+          script: plain,
+          launch: { argv: ["exec", "hi"] },
+          timeoutMs: 5000,
+        },
+        { cacheDir },
+      );
+      expect(o.faults).toHaveLength(1);
+      expect(o.faults[0]).toMatch(/^cli-missing: /);
+      expect(o.exitCode).toBeNull();
+      expect(o.requestCount).toBe(0);
+    } finally {
+      process.env.PATH = saved;
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+  });
+});
