@@ -89,6 +89,24 @@ describe("the ADR gate", () => {
     expect(row.evidence[0]?.note).toContain("changed since its lock");
   });
 
+  it("fails after an amendment until a record of the amended protocol exists", async () => {
+    await registerAndRun(["A"]);
+    await commit(repo.dir, "record");
+    await put(repo.dir, ADR, adrText("Accepted"));
+    await writeFile(join(repo.dir, REL), protocolText({ expectB: "marker-present" }));
+    await commit(repo.dir, "amend the protocol");
+    await lockProtocol(REL, { cwd: repo.dir, amend: "B is loaded after all" });
+    await commit(repo.dir, "relock");
+    const row = await gate();
+    expect(row.ok).toBe(false);
+    expect(row.evidence[0]?.note).toContain(
+      "1 record(s) of an earlier version of the protocol do not count",
+    );
+    await runProtocols({ cwd: repo.dir, all: true, probe: seeing(["A", "B"]) });
+    await commit(repo.dir, "record of the amended protocol");
+    expect((await gate()).ok).toBe(true);
+  });
+
   it("fails when the record's lock commit is not an ancestor of the commit that added it", async () => {
     const json = await registerAndRun(["A"]);
     await git(repo.dir, "checkout", "-q", "-b", "elsewhere");

@@ -103,11 +103,16 @@ export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidenc
       return { ...base, record: r.path, ok: true, note: `confirmed by ${r.path}` };
     rejected.push(problem);
   }
-  const others = matching.map((r) => r.record.verdict);
+  const found = matching.map((r) => r.record.verdict);
+  const stale = ctx.records.filter((r) => r.record.protocol.id === id).length - matching.length;
+  const notes = [
+    ...(found.length > 0 ? [`found: ${found.join(", ")}`] : []),
+    ...(stale > 0 ? [`${stale} record(s) of an earlier version of the protocol do not count`] : []),
+  ];
   const why =
     rejected.length > 0
       ? rejected.join("; ")
-      : `no confirming record for lock ${hash}${others.length > 0 ? ` (found: ${others.join(", ")})` : ""}`;
+      : `no confirming record for lock ${hash}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
   return { ...base, record: null, note: why };
 }
 
