@@ -306,6 +306,18 @@ describe("pass-through", () => {
     ]);
   });
 
+  it("starts the real binary with the same ignored signals as a direct launch would", async () => {
+    const target = join(FIXTURES, "sig-ignored.sh");
+    await installShims({ dir, names: ["claude"], behaviour: { kind: "pass-through", target } });
+    // In the foreground nothing is ignored; a background job of sh ignores SIGINT and SIGQUIT.
+    for (const launch of ["$0", "$0 & wait"]) {
+      const direct = await run("/bin/sh", ["-c", launch, target]);
+      const shimmed = await run("/bin/sh", ["-c", launch, join(dir, "claude")]);
+      expect(direct.stdout).toMatch(/^SigIgn:/);
+      expect(shimmed.stdout, launch).toBe(direct.stdout);
+    }
+  });
+
   it("forwards SIGTERM to the real binary and dies of the same signal", async () => {
     const s = await installShims({
       dir,

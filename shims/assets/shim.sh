@@ -122,10 +122,23 @@ if [ "$__witness_mode" != pass ]; then
 fi
 
 # Pass-through: run the real binary as a child so its exit code can be recorded afterwards.
-# A background job starts with SIGINT and SIGQUIT ignored; env --default-signal restores them.
+# A background job starts with SIGINT and SIGQUIT ignored; env --default-signal restores those
+# this shim did not inherit as ignored (SigIgn bits 2 and 4), so the child sees what it would have.
+__witness_reset=INT,QUIT
+if [ -r /proc/self/status ]; then
+  while read -r __witness_k __witness_v; do
+    [ "$__witness_k" = SigIgn: ] || continue
+    case $((0x$__witness_v & 6)) in
+      2) __witness_reset=QUIT ;;
+      4) __witness_reset=INT ;;
+      6) __witness_reset= ;;
+    esac
+    break
+  done </proc/self/status
+fi
 __witness_run() {
-  if [ -n "$__witness_env_bin" ]; then
-    exec "$__witness_env_bin" --default-signal=INT,QUIT -- "$__witness_target" "$@"
+  if [ -n "$__witness_env_bin" ] && [ -n "$__witness_reset" ]; then
+    exec "$__witness_env_bin" --default-signal="$__witness_reset" -- "$__witness_target" "$@"
   fi
   exec "$__witness_target" "$@"
 }
