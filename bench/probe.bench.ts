@@ -1,4 +1,7 @@
 // Cost of a probe (runProbe: cell, git, fake server, netns, observation) over the bare CLI run by hand.
+import { cp, rm } from "node:fs/promises";
+import os from "node:os";
+import { join } from "node:path";
 import { Bench } from "tinybench";
 import { buildChildEnv } from "../orchestrator/child-env.js";
 import { runProcess } from "../orchestrator/exec.js";
@@ -7,7 +10,7 @@ import { anthropicResponder } from "../probes/fake-anthropic.js";
 import { openaiResponder } from "../probes/fake-openai.js";
 import { startFakeServer } from "../probes/fake-server.js";
 import { fixtureSchema } from "../probes/fixture.js";
-import { netnsTools } from "../probes/isolation.js";
+import { netnsTools, releaseWarmSlot } from "../probes/isolation.js";
 import { cliArgs, endpointEnv } from "../probes/launch.js";
 import { resolveSentinelsDeep } from "../probes/markers.js";
 import { PINNED } from "../probes/pinned.js";
@@ -15,7 +18,8 @@ import type { ProbeCliName, ProbeSpec } from "../probes/probe-spec.js";
 import { runProbe } from "../probes/run-probe.js";
 import { ensureCli } from "../probes/vendor-cache.js";
 
-const ITERATIONS = 10;
+const ROUNDS = 5;
+const PER_ROUND = 3;
 
 const fixture = fixtureSchema.parse({
   files: [{ at: "workspace", path: "CLAUDE.md", content: "Rule {{marker:WS}}" }],
@@ -30,10 +34,16 @@ const ARGV: Record<ProbeCliName, string[]> = {
   codex: ["exec", "--sandbox", "workspace-write", "go"],
 };
 
-/** The bare run: one prepared cell and fake server, the CLI spawned directly with the same env. */
-async function bareRunner(name: ProbeCliName, bin: string) {
+/**
+ * The bare runs: one prepared cell and fake server, the CLI spawned directly with the same env.
+ * "fresh HOME" starts each run from a copy of the cell's initial HOME, as every probe does (a CLI's
+ * first run in a new HOME does set-up work of its own); "warm HOME" reuses one HOME throughout.
+ */
+async function bareRunners(name: ProbeCliName, bin: string) {
   const baseEnv = buildChildEnv({ parent: process.env });
   const cell = await createCell({ fixture, nonce: "bench", cli: name, baseEnv });
+  const template = join(cell.root, "home-template");
+  await cp(cell.home, template, { recursive: true });
   const resolved = resolveSentinelsDeep(script, cell.sentinelDir);
   const server = await startFakeServer(
     name === "claude-code" ? anthropicResponder(resolved) : openaiResponder(resolved),
@@ -43,10 +53,22 @@ async function bareRunner(name: ProbeCliName, bin: string) {
     set: { ...cell.env, ...endpointEnv(name, server.url) },
   });
   const args = cliArgs(name, ARGV[name], server.url);
+  const spawn = async (runEnv: Record<string, string>) => {
+    const r = await runProcess({
+      file: bin,
+      args,
+      env: runEnv,
+      cwd: cell.workspace,
+      timeoutMs: 60_000,
+    });
+    if (r.exitCode !== 0) throw new Error(`bare ${name} exited ${r.exitCode}: ${r.stderr}`);
+  };
   return {
-    run: async () => {
-      const r = await runProcess({ file: bin, args, env, cwd: cell.workspace, timeoutMs: 60_000 });
-      if (r.exitCode !== 0) throw new Error(`bare ${name} exited ${r.exitCode}: ${r.stderr}`);
+    warm: () => spawn(env),
+    fresh: async () => {
+      await rm(cell.home, { recursive: true, force: true });
+      await cp(template, cell.home, { recursive: true });
+      await spawn(env);
     },
     close: async () => {
       await server.close();
@@ -66,50 +88,93 @@ function probeTask(name: ProbeCliName, noNetns: boolean) {
   };
 }
 
+const median = (xs: readonly number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? NaN)
+    : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
+};
+
 /** Runs the benchmark and returns its Markdown section. */
 export default async function benchProbe(): Promise<string> {
   const netns = (await netnsTools()) !== null;
-  const bench = new Bench({ iterations: ITERATIONS, time: 0, warmupIterations: 1 });
+  const tasks: { name: string; fn: () => Promise<void> }[] = [];
   const closers: (() => Promise<void>)[] = [];
   const names: ProbeCliName[] = ["claude-code", "codex"];
+  // Rounds alternate the cases, so load from other processes hits bare runs and probes alike;
+  // each round's ratio compares runs made within seconds of each other.
+  const samples = new Map<string, number[]>();
+  const ratios = new Map<string, number[]>();
+  const load = os.loadavg()[0] ?? NaN;
   try {
     for (const name of names) {
       const { bin } = await ensureCli(PINNED[name]);
-      const bare = await bareRunner(name, bin);
+      const bare = await bareRunners(name, bin);
       closers.push(bare.close);
-      bench.add(`${name}: bare CLI`, bare.run);
-      bench.add(`${name}: runProbe, loopback-config`, probeTask(name, true));
-      if (netns) bench.add(`${name}: runProbe, netns`, probeTask(name, false));
+      tasks.push({ name: `${name}: bare CLI`, fn: bare.fresh });
+      tasks.push({ name: `${name}: bare CLI, warm HOME`, fn: bare.warm });
+      tasks.push({ name: `${name}: runProbe, loopback-config`, fn: probeTask(name, true) });
+      if (netns) tasks.push({ name: `${name}: runProbe, netns`, fn: probeTask(name, false) });
     }
-    await bench.run();
+    for (const task of tasks) await task.fn(); // warm-up: page cache, vendor cache, first namespace
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const bench = new Bench({
+        iterations: PER_ROUND,
+        time: 0,
+        warmupIterations: 0,
+        retainSamples: true,
+      });
+      const order = round % 2 === 0 ? tasks : [...tasks].reverse();
+      for (const task of order) bench.add(task.name, task.fn);
+      await bench.run();
+      const roundMedian = new Map<string, number>();
+      for (const task of bench.tasks) {
+        if (task.result.state !== "completed")
+          throw new Error(`${task.name}: ${task.result.state}`);
+        const got = [...(task.result.latency.samples ?? [])];
+        samples.set(task.name, [...(samples.get(task.name) ?? []), ...got]);
+        roundMedian.set(task.name, median(got));
+      }
+      for (const name of names) {
+        const bare = roundMedian.get(`${name}: bare CLI`) ?? NaN;
+        for (const mode of ["loopback-config", "netns"]) {
+          const key = `${name}: runProbe, ${mode}`;
+          const probe = roundMedian.get(key);
+          if (probe !== undefined) ratios.set(key, [...(ratios.get(key) ?? []), probe / bare]);
+        }
+      }
+    }
   } finally {
+    await releaseWarmSlot();
     for (const close of closers) await close();
-  }
-  const median = new Map<string, number>();
-  for (const task of bench.tasks) {
-    if (task.result.state !== "completed") throw new Error(`${task.name}: ${task.result.state}`);
-    median.set(task.name, task.result.latency.p50);
   }
   const lines = [
     "## probe: cost of runProbe over the bare CLI",
     "",
-    `Median wall time of ${ITERATIONS} runs each (after one warm-up). Script: one shell call that`,
-    "creates a sentinel, then a final answer; fixture: one CLAUDE.md with a marker. The bare run",
-    "spawns the cached binary through `runProcess` against the same fake server with the same env, in",
-    "a cell prepared once; runProbe builds a fresh cell (mkdtemp, files, `git init` + commit), starts",
-    "the fake server, optionally enters a network namespace, parses the transcript and removes the",
-    "cell. Target: ratio ≤ 1.10.",
+    `${ROUNDS} rounds × ${PER_ROUND} runs of each case, cases alternating between rounds (after one`,
+    "warm-up run each). Script: one shell call that creates a sentinel, then a final answer; fixture:",
+    "one CLAUDE.md with a marker. The bare run spawns the cached binary through `runProcess` against",
+    "the same fake server with the same env, in a cell prepared once, from a fresh copy of the cell's",
+    "initial HOME each time (the warm-HOME column reuses one HOME: the CLI's own first-run set-up",
+    "in a new HOME is the difference); runProbe builds a fresh cell",
+    "(mkdtemp, files, `git init` + commit), starts the fake server, enters a fresh network namespace",
+    "(netns rows), reads the transcript and removes the cell. The ratio is the median over rounds of",
+    "(median probe ÷ median bare) within the round. Target: ratio ≤ 1.10.",
+    `Load average (1 min) when the run started: ${load.toFixed(2)}.`,
     "",
-    "| CLI | bare (ms) | runProbe (ms) | ratio | isolation |",
-    "|---|---:|---:|---:|---|",
+    "| CLI | bare, warm HOME (ms) | bare, fresh HOME (ms) | runProbe (ms) | ratio | isolation |",
+    "|---|---:|---:|---:|---:|---|",
   ];
   for (const name of names) {
-    const bare = median.get(`${name}: bare CLI`) ?? NaN;
-    const modes = netns ? ["loopback-config", "netns"] : ["loopback-config"];
-    for (const mode of modes) {
-      const probe = median.get(`${name}: runProbe, ${mode}`) ?? NaN;
+    const bare = median(samples.get(`${name}: bare CLI`) ?? []);
+    const warm = median(samples.get(`${name}: bare CLI, warm HOME`) ?? []);
+    for (const mode of netns ? ["loopback-config", "netns"] : ["loopback-config"]) {
+      const key = `${name}: runProbe, ${mode}`;
+      const probe = median(samples.get(key) ?? []);
+      const ratio = median(ratios.get(key) ?? []);
       lines.push(
-        `| ${name}@${PINNED[name].version} | ${bare.toFixed(0)} | ${probe.toFixed(0)} | ${(probe / bare).toFixed(2)} | ${mode} |`,
+        `| ${name}@${PINNED[name].version} | ${warm.toFixed(0)} | ${bare.toFixed(0)} | ${probe.toFixed(0)} | ${ratio.toFixed(2)} | ${mode} |`,
       );
     }
   }
