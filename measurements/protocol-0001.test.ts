@@ -9,11 +9,12 @@ import { recordSchema } from "./record.js";
 
 const PROTOCOL = "docs/prereg/0001-claude-code-setting-sources.yaml";
 const RECORD = "docs/measurements/0001-claude-code-setting-sources-claude-code-2.1.332.json";
-const PROTOCOL_0002 = "docs/prereg/0002-claude-code-ambient-none.yaml";
-const RECORD_0002 = "docs/measurements/0002-claude-code-ambient-none-claude-code-2.1.332.json";
-const PROTOCOL_0003 = "docs/prereg/0003-claude-code-ambient-workspace-operator.yaml";
-const RECORD_0003 =
-  "docs/measurements/0003-claude-code-ambient-workspace-operator-claude-code-2.1.332.json";
+/** The other registered protocols ADR 0001 and the support table rest on, with their CLI. */
+const RIDERS = [
+  { protocol: "0002-claude-code-ambient-none", cli: "claude-code" },
+  { protocol: "0003-claude-code-ambient-workspace-operator", cli: "claude-code" },
+  { protocol: "0004-codex-ambient-context", cli: "codex" },
+] as const;
 
 async function verdicts(file: string): Promise<{ overall: string; arms: Record<string, string> }> {
   const record = recordSchema.parse(JSON.parse(await readFile(file, "utf8")));
@@ -24,45 +25,54 @@ async function verdicts(file: string): Promise<{ overall: string; arms: Record<s
 }
 
 describe("protocol 0001 end to end", () => {
-  let unavailable: string | null = null;
+  const unavailable: Partial<Record<"claude-code" | "codex", string>> = {};
   let out = "";
   beforeAll(async () => {
     out = await mkdtemp(join(tmpdir(), "witness-0001-"));
-    try {
-      await ensureCli(PINNED["claude-code"]);
-    } catch (error) {
-      unavailable = error instanceof Error ? error.message : String(error);
+    for (const name of ["claude-code", "codex"] as const) {
+      try {
+        await ensureCli(PINNED[name]);
+      } catch (error) {
+        unavailable[name] = error instanceof Error ? error.message : String(error);
+      }
     }
   }, 600_000);
   afterAll(() => rm(out, { recursive: true, force: true }));
 
   it("live: witness run of protocol 0001 into a temp --out reproduces the committed verdicts", async (ctx) => {
-    if (unavailable !== null) {
+    const claude = unavailable["claude-code"];
+    if (claude !== undefined) {
       console.warn(
-        `live test skipped: Claude Code ${PINNED["claude-code"].version} cannot be installed: ${unavailable}`,
+        `live test skipped: Claude Code ${PINNED["claude-code"].version} cannot be installed: ${claude}`,
       );
       ctx.skip();
     }
-    const args = [
+    // The other protocols ride along when their CLI is installed: ADR 0001 rests on them too.
+    const riders = RIDERS.filter((r) => {
+      const reason = unavailable[r.cli];
+      if (reason !== undefined)
+        console.warn(`protocol ${r.protocol} not re-run: ${r.cli} cannot be installed: ${reason}`);
+      return reason === undefined;
+    });
+    const files = [PROTOCOL, ...riders.map((r) => `docs/prereg/${r.protocol}.yaml`)];
+    const result = await witness(
+      WITNESS_ROOT,
       "run",
-      PROTOCOL,
-      PROTOCOL_0002,
-      PROTOCOL_0003,
+      ...files,
       "--out",
       out,
       "--cache",
       defaultCacheDir(),
-    ];
-    const result = await witness(WITNESS_ROOT, ...args, "--jobs", "2");
+    );
     expect(result.stderr).toBe("");
     const committed = await verdicts(join(WITNESS_ROOT, RECORD));
     expect(Object.keys(committed.arms)).toHaveLength(10);
     expect(await verdicts(join(out, basename(RECORD)))).toEqual(committed);
-    // Protocols 0002 and 0003 ride along: ADR 0001 and the support table rest on them too.
     let allConfirmed = committed.overall === "confirmed";
-    for (const record of [RECORD_0002, RECORD_0003]) {
-      const earlier = await verdicts(join(WITNESS_ROOT, record));
-      expect(await verdicts(join(out, basename(record)))).toEqual(earlier);
+    for (const rider of riders) {
+      const name = `${rider.protocol}-${rider.cli}-${PINNED[rider.cli].version}.json`;
+      const earlier = await verdicts(join(WITNESS_ROOT, "docs/measurements", name));
+      expect(await verdicts(join(out, name))).toEqual(earlier);
       allConfirmed &&= earlier.overall === "confirmed";
     }
     expect(result.exitCode).toBe(allConfirmed ? 0 : 1);
