@@ -61,6 +61,7 @@ export async function runProbe(
   specInput: ProbeSpec,
   options: RunProbeOptions = {},
 ): Promise<Observation> {
+  options.signal?.throwIfAborted();
   const spec = parseWith(probeSpecSchema, specInput, "probe spec");
   const nonce = options.nonce ?? newNonce();
   const started = performance.now();
@@ -103,6 +104,8 @@ export async function runProbe(
       timeoutMs: spec.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    // An aborted spawn is not an observation: stop here (the finally still cleans up).
+    options.signal?.throwIfAborted();
     const requests = [...server.requests];
     // A kept cell keeps the captured requests too: the raw evidence behind the observation.
     if (options.keep)
