@@ -29,6 +29,8 @@ describe("witness shim", () => {
     ]);
     expect(installed.exitCode).toBe(0);
     expect(installed.stdout).toContain(`claude\t${join(dir, "bin", "claude")}`);
+    const empty = await witness(["shim", "log", join(dir, "bin", "shims.jsonl")]);
+    expect([empty.exitCode, empty.stdout]).toEqual([0, "(no calls recorded)\n"]);
     const call = await run(join(dir, "bin", "codex"), ["exec", "a b"]);
     expect([call.exitCode, call.stdout]).toEqual([4, "done"]);
 
