@@ -1,0 +1,234 @@
+// Re-creates the transcript fixtures in probes/transcripts/test/fixtures/ from real CLI runs.
+// Usage: node --import tsx scripts/record-transcripts.ts [name@version …] [--only <scenario>]
+//   [--bin name@version=/path/to/binary]  (a binary installed by hand, e.g. npm install --prefix)
+// Each run: a temp HOME and git workspace, C's fake model server on loopback, the exact CLI
+// version from the vendor cache; the session file it wrote is copied verbatim with a COMMAND.md.
+import { copyFile, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { buildChildEnv, redactEnv } from "../orchestrator/child-env.js";
+import { runProcess } from "../orchestrator/exec.js";
+import { anthropicResponder } from "../probes/fake-anthropic.js";
+import { openaiResponder } from "../probes/fake-openai.js";
+import { startFakeServer } from "../probes/fake-server.js";
+import { cliArgs, endpointEnv } from "../probes/launch.js";
+import { parseCliRef, type CliRef } from "../probes/probe-spec.js";
+import { scriptSchema, type Script } from "../probes/script.js";
+import { newestClaudeSession, newestCodexRollout } from "../probes/transcripts/locate.js";
+import { ensureCli, parseReportedVersion } from "../probes/vendor-cache.js";
+
+const FIXTURES = join(import.meta.dirname, "..", "probes", "transcripts", "test", "fixtures");
+const DEFAULT_REFS = [
+  "claude-code@2.1.332",
+  "claude-code@2.1.330",
+  "codex@0.171.0",
+  "codex@0.169.0",
+];
+
+/** One recorded situation: the argv after the binary, files to plant, the model's script. */
+interface Scenario {
+  name: string;
+  cli: CliRef["name"];
+  argv: (ws: string) => string[];
+  /** Files relative to the cell root (`home/…`, `ws/…`). */
+  files: (ws: string, home: string) => Record<string, string>;
+  script: (ws: string) => Script;
+}
+
+const shell = (...commands: string[]): Script =>
+  scriptSchema.parse({ turns: commands.map((c) => ({ calls: [{ shell: c }] })), final: "done" });
+
+const SCENARIOS: readonly Scenario[] = [
+  {
+    name: "default",
+    cli: "claude-code",
+    argv: () => ["-p", "touch one file, then make one directory", "--output-format", "json"],
+    files: (ws) => ({
+      "home/.claude/CLAUDE.md": "User memory: WITNESS_MARKER_USER_MEMORY\n",
+      "ws/CLAUDE.md": "Project memory: WITNESS_MARKER_PROJECT_MEMORY\n",
+      // A user-scope allow rule accepts `touch`; `mkdir` has no rule and is rejected under -p.
+      "home/.claude/settings.json": JSON.stringify({ permissions: { allow: ["Bash(touch:*)"] } }),
+      "home/.claude.json": JSON.stringify({ projects: { [ws]: { hasTrustDialogAccepted: true } } }),
+    }),
+    // Both calls in one turn: one assistant message, so the fake model's turn count stays simple.
+    script: (ws) =>
+      scriptSchema.parse({
+        turns: [{ calls: [{ shell: `touch ${ws}/ACCEPTED` }, { shell: `mkdir ${ws}/REJECTED` }] }],
+      }),
+  },
+  {
+    name: "bypass",
+    cli: "claude-code",
+    argv: () => [
+      "-p",
+      "touch one file",
+      "--output-format",
+      "json",
+      "--permission-mode",
+      "bypassPermissions",
+    ],
+    files: () => ({}),
+    script: (ws) => shell(`touch ${ws}/BYPASS_RAN`),
+  },
+  {
+    name: "read-only",
+    cli: "codex",
+    argv: () => ["exec", "-s", "read-only", "touch one file"],
+    files: () => ({}),
+    script: (ws) => shell(`touch ${ws}/READ_ONLY_RAN`),
+  },
+  {
+    name: "danger-full-access",
+    cli: "codex",
+    argv: () => ["exec", "-s", "danger-full-access", "touch one file"],
+    files: () => ({}),
+    script: (ws) => shell(`touch ${ws}/FULL_ACCESS_RAN`),
+  },
+];
+
+/** The binary to run: `--bin name@version=/path` when given (checked by --version), else the cache. */
+async function resolveBin(
+  ref: CliRef,
+  given: string | undefined,
+): Promise<{ bin: string; version: string }> {
+  if (given === undefined) return ensureCli(ref);
+  const env = buildChildEnv({
+    parent: process.env,
+    set: { HOME: await mkdtemp(join(tmpdir(), "witness-v-")) },
+  });
+  const result = await runProcess({ file: given, args: ["--version"], env, cwd: tmpdir() });
+  const version = parseReportedVersion(result.stdout);
+  if (version !== ref.version)
+    throw new Error(`${given} reports ${version ?? "no version"}, not ${ref.version}`);
+  return { bin: given, version };
+}
+
+async function record(ref: CliRef, scenario: Scenario, given: string | undefined): Promise<string> {
+  const { bin, version } = await resolveBin(ref, given);
+  const root = await realpath(await mkdtemp(join(tmpdir(), "witness-rec-")));
+  const home = join(root, "home");
+  const ws = join(root, "ws");
+  const codexHome = join(home, ".codex");
+  const script = scenario.script(ws);
+  const server = await startFakeServer(
+    scenario.cli === "claude-code" ? anthropicResponder(script) : openaiResponder(script),
+  );
+  try {
+    for (const dir of [home, ws, codexHome, join(root, "tmp")])
+      await mkdir(dir, { recursive: true });
+    for (const [path, text] of Object.entries(scenario.files(ws, home))) {
+      await mkdir(join(root, path, ".."), { recursive: true });
+      await writeFile(join(root, path), text);
+    }
+    const cellEnv = {
+      HOME: home,
+      TMPDIR: join(root, "tmp"),
+      XDG_CONFIG_HOME: join(home, ".config"),
+    };
+    const gitEnv = buildChildEnv({ parent: process.env, set: cellEnv });
+    await runProcess({ file: "git", args: ["init", "-q", "."], env: gitEnv, cwd: ws });
+    const env = buildChildEnv({
+      parent: process.env,
+      set: { ...cellEnv, CODEX_HOME: codexHome, ...endpointEnv(scenario.cli, server.url) },
+    });
+    const args = cliArgs(scenario.cli, scenario.argv(ws), server.url);
+    const result = await runProcess({ file: bin, args, env, cwd: ws, timeoutMs: 120_000 });
+    const session =
+      scenario.cli === "claude-code"
+        ? await newestClaudeSession(join(home, ".claude"))
+        : await newestCodexRollout(codexHome);
+    if (session === null) {
+      throw new Error(
+        `${ref.name}@${version} ${scenario.name}: no session file (exit ${result.exitCode}):\n${result.stderr}`,
+      );
+    }
+    const out = join(FIXTURES, `${ref.name}-${version}-${scenario.name}`);
+    await rm(out, { recursive: true, force: true });
+    await mkdir(out, { recursive: true });
+    const file = scenario.cli === "claude-code" ? "session.jsonl" : "rollout.jsonl";
+    await copyFile(session, join(out, file));
+    const meta = {
+      cli: `${ref.name}@${version}`,
+      scenario: scenario.name,
+      exitCode: result.exitCode,
+      cwd: ws,
+      home,
+      /** Where the CLI wrote the file, relative to HOME. */
+      sessionPath: relative(home, session),
+      requests: server.requests.length,
+    };
+    await writeFile(join(out, "meta.json"), `${JSON.stringify(meta, null, 2)}\n`);
+    await writeFile(
+      join(out, "COMMAND.md"),
+      commandText(ref, version, scenario, bin, args, env, ws, result.exitCode),
+    );
+    return `${out} (exit ${result.exitCode}, ${server.requests.length} requests)`;
+  } finally {
+    await server.close();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+function commandText(
+  ref: CliRef,
+  version: string,
+  scenario: Scenario,
+  bin: string,
+  args: string[],
+  env: Record<string, string>,
+  ws: string,
+  exitCode: number | null,
+): string {
+  const vars = Object.entries(redactEnv(env)).filter(([name]) => name !== "PATH");
+  return [
+    `# ${ref.name}@${version}, scenario \`${scenario.name}\``,
+    "",
+    "Re-create with:",
+    "",
+    "```",
+    `node --import tsx scripts/record-transcripts.ts ${ref.name}@${version} --only ${scenario.name}` +
+      " [--bin <name@version>=<binary>]",
+    "```",
+    "",
+    `The run (cwd \`${ws}\`, exit ${exitCode}; the port is the fake server's ephemeral one):`,
+    "",
+    "```",
+    `${vars.map(([n, v]) => `${n}=${v}`).join(" \\\n")} \\\n${bin} ${args.map((a) => JSON.stringify(a)).join(" ")}`,
+    "```",
+    "",
+    "Files planted before the run (relative to the temporary root):",
+    "",
+    "```json",
+    JSON.stringify(scenario.files(ws, ""), null, 2),
+    "```",
+    "",
+    "The fake model's script:",
+    "",
+    "```json",
+    JSON.stringify(scenario.script(ws), null, 2),
+    "```",
+    "",
+  ].join("\n");
+}
+
+async function main(argv: string[]): Promise<void> {
+  const valueOf = (flag: string) => argv.flatMap((a, i) => (argv[i - 1] === flag ? [a] : []));
+  const only = valueOf("--only")[0];
+  // `--bin claude-code@2.1.330=/tmp/x/node_modules/.bin/claude`: a binary installed by hand.
+  const bins = new Map(
+    valueOf("--bin").map((b) => [b.slice(0, b.indexOf("=")), b.slice(b.indexOf("=") + 1)]),
+  );
+  const refs = argv.filter(
+    (a, i) => !a.startsWith("--") && !["--only", "--bin"].includes(argv[i - 1] ?? ""),
+  );
+  for (const text of refs.length > 0 ? refs : DEFAULT_REFS) {
+    const ref = parseCliRef(text);
+    if (ref === null) throw new Error(`not a name@version: ${text}`);
+    for (const scenario of SCENARIOS.filter((s) => s.cli === ref.name)) {
+      if (only !== undefined && scenario.name !== only) continue;
+      process.stdout.write(`recorded ${await record(ref, scenario, bins.get(text))}\n`);
+    }
+  }
+}
+
+await main(process.argv.slice(2));
