@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { recordSchema, type MeasurementRecord } from "../measurements/record.js";
-import { commitThatAdded, isAncestor, repoRoot } from "../prereg/git.js";
+import { commitThatAdded, hasCommit, isAncestor, missingCommit, repoRoot } from "../prereg/git.js";
 import { DOCS } from "../prereg/paths.js";
 import { checkProtocol, isUsable, listProtocols } from "../prereg/verify.js";
 import { parseAdr, type AdrDoc } from "./parse-adr.js";
@@ -66,6 +66,9 @@ export async function provenanceProblem(
   const added = await commitThatAdded(r.path, ctx.root);
   if (added === null) return `${r.path} is not committed`;
   if (await isAncestor(r.record.protocol.lockCommit, added, ctx.root)) return null;
+  if (!(await hasCommit(r.record.protocol.lockCommit, ctx.root))) {
+    return `${r.path}: lock ${missingCommit(r.record.protocol.lockCommit)}`;
+  }
   return `${r.path}: lock commit ${r.record.protocol.lockCommit.slice(0, 12)} is not an ancestor of ${added.slice(0, 12)}, which added the record`;
 }
 

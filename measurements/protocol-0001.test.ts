@@ -172,3 +172,18 @@ describe("a tampered protocol 0001 in a clone of the repository", () => {
     expect((await witness(clone, "adr", "check")).exitCode).toBe(1);
   }, 120_000);
 });
+
+describe("a shallow clone of the repository", () => {
+  let clone = "";
+  beforeAll(async () => {
+    clone = await mkdtemp(join(tmpdir(), "witness-shallow-"));
+    await git(tmpdir(), "clone", "-q", "--depth", "1", `file://${WITNESS_ROOT}`, clone);
+  }, 120_000);
+  afterAll(() => rm(clone, { recursive: true, force: true }));
+
+  it("fails adr check, saying the lock commits are not in the clone", async () => {
+    const check = await witness(clone, "adr", "check");
+    expect(check.exitCode).toBe(1);
+    expect(check.stdout).toContain("is not in this clone (a shallow clone? fetch the full history");
+  });
+});

@@ -68,3 +68,14 @@ export async function showAt(commit: string, path: string, cwd: string): Promise
   const result = await git(["show", `${commit}:${path}`], cwd);
   return result.exitCode === 0 ? result.stdout : null;
 }
+
+/** True when this clone holds `commit` (a shallow clone may not). */
+export async function hasCommit(commit: string, cwd: string): Promise<boolean> {
+  const result = await git(["cat-file", "-e", `${commit}^{commit}`], cwd);
+  return result.exitCode === 0;
+}
+
+/** The sentence that explains a commit missing from this clone. */
+export function missingCommit(commit: string): string {
+  return `commit ${commit.slice(0, 12)} is not in this clone (a shallow clone? fetch the full history: git fetch --unshallow)`;
+}

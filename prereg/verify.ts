@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { RefusalError } from "../orchestrator/errors.js";
 import { sha256 } from "./canonical.js";
-import { repoRoot, showAt } from "./git.js";
+import { hasCommit, missingCommit, repoRoot, showAt } from "./git.js";
 import { loadProtocol, type LoadedProtocol } from "./load.js";
 import { readLock, type Lock } from "./lock.js";
 import { DOCS, protocolFileName } from "./paths.js";
@@ -52,6 +52,9 @@ export async function checkProtocol(file: string): Promise<LockCheck> {
   if (check.lock === null || check.state === "changed") return check;
   const root = await repoRoot(dirname(file));
   const committed = await showAt(check.lock.commit, check.lock.file, root);
+  if (committed === null && !(await hasCommit(check.lock.commit, root))) {
+    return { ...check, state: "bad-commit", message: `lock ${missingCommit(check.lock.commit)}` };
+  }
   if (committed === null || sha256(committed) !== check.lock.bytesHash) {
     return {
       ...check,
