@@ -1,9 +1,11 @@
 import { arch, cpus, platform, release } from "node:os";
 import { redactEnv } from "../orchestrator/child-env.js";
+import { InternalError } from "../orchestrator/errors.js";
 import { observationSchema, type Observation } from "../probes/observation.js";
 import { probeSpecSchema, type CliRef, type ProbeSpec } from "../probes/probe-spec.js";
 import { evaluatePredicate } from "../prereg/evaluate.js";
 import { predicateLabel } from "../prereg/predicate.js";
+import type { Arm } from "../prereg/protocol.js";
 import type { LockCheck } from "../prereg/verify.js";
 import { runPool } from "./pool.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
@@ -53,7 +55,7 @@ function errorText(error: unknown): string {
 async function runSpawn(
   probe: ProbeFn,
   spec: ProbeSpec,
-  arm: LockCheck["loaded"]["protocol"]["arms"][number],
+  arm: Arm,
   index: number,
   options: RunProtocolOptions,
 ): Promise<SpawnRecord> {
@@ -107,7 +109,7 @@ export async function runProtocol(
   options: RunProtocolOptions = {},
 ): Promise<MeasurementRecord> {
   const { loaded, lock } = check;
-  if (lock === null) throw new Error(`${loaded.file}: cannot run an unlocked protocol`);
+  if (lock === null) throw new InternalError(`${loaded.file}: cannot run an unlocked protocol`);
   const protocol = loaded.protocol;
   const probe = options.probe ?? (await defaultProbe());
   const spawns = options.spawns ?? protocol.spawns;
