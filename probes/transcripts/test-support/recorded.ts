@@ -1,6 +1,6 @@
 // Test helper: the recorded fixtures and their meta.json, and copies placed into a temp HOME.
 import { readdirSync, readFileSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
@@ -49,17 +49,27 @@ export function recorded(cli: Recorded["cli"], scenario?: string): Recorded[] {
 export function sessionIdOf(r: Recorded): string {
   const base = r.meta.sessionPath.split("/").at(-1) ?? "";
   if (r.cli === "claude-code") return base.replace(/\.jsonl$/, "");
-  const match = /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(base);
+  const match = /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(
+    base,
+  );
   return match?.[1] ?? "";
 }
 
 /** A fresh temp HOME with each fixture copied to where its CLI wrote it. */
 export async function homeWith(...runs: Recorded[]): Promise<string> {
   const home = await mkdtemp(join(tmpdir(), "witness-d-home-"));
+  created.push(home);
   for (const r of runs) {
     const target = join(home, r.meta.sessionPath);
     await mkdir(dirname(target), { recursive: true });
     await copyFile(r.file, target);
   }
   return home;
+}
+
+const created: string[] = [];
+
+/** Removes every temp HOME made by homeWith in this test file (call from afterAll). */
+export async function removeHomes(): Promise<void> {
+  await Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 }
