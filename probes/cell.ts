@@ -78,7 +78,8 @@ async function git(args: string[], cwd: string, env: Record<string, string>): Pr
 }
 
 async function initRepo(dir: string, env: Record<string, string>): Promise<void> {
-  await git(["init", "-q", "-b", "main"], dir, env);
+  // No template: hook samples are not needed and copying them is most of init's cost.
+  await git(["init", "-q", "--template=", "-b", "main"], dir, env);
   await git(["add", "-A"], dir, env);
   await git(["commit", "-q", "--allow-empty", "-m", "witness fixture"], dir, env);
 }
