@@ -78,6 +78,13 @@ const SCENARIOS: readonly Scenario[] = [
     script: (ws) => shell(`touch ${ws}/READ_ONLY_RAN`),
   },
   {
+    name: "workspace-write",
+    cli: "codex",
+    argv: () => ["exec", "-s", "workspace-write", "touch one file"],
+    files: () => ({}),
+    script: (ws) => shell(`touch ${ws}/WORKSPACE_WRITE_RAN`),
+  },
+  {
     name: "danger-full-access",
     cli: "codex",
     argv: () => ["exec", "-s", "danger-full-access", "touch one file"],

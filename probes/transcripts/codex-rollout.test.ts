@@ -48,6 +48,15 @@ describe("readCodexRollout on rollouts the real CLI wrote", () => {
     });
   }
 
+  for (const run of recorded("codex", "workspace-write")) {
+    it(`${run.name}: a command inside the workspace ran under workspace-write`, async () => {
+      const rollout = await readCodexRollout(run.file);
+      expect(rollout.commands.map((c) => [c.command.at(-1), c.exitCode])).toEqual([
+        [`touch ${run.meta.cwd}/WORKSPACE_WRITE_RAN`, 0],
+      ]);
+    });
+  }
+
   for (const run of recorded("codex", "read-only")) {
     it(`${run.name}: the blocked command shows only in the tool output`, async () => {
       const rollout = await readCodexRollout(run.file);
