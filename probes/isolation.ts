@@ -32,8 +32,10 @@ export interface NetnsSlot {
   socketPath: string;
   /** Wraps `file args` so it runs inside this slot's namespace. */
   wrap(file: string, args: readonly string[]): { file: string; args: string[] };
-  /** Stops the forwarder (the namespace goes with it) and removes the slot's directory. */
+  /** Tells the forwarder to stop (the namespace goes with it); does not wait for it. */
   release(): Promise<void>;
+  /** Resolves once the forwarder has exited and the slot's directory is removed. */
+  stopped: Promise<void>;
 }
 
 /** A port for the in-namespace forwarder; the namespace is fresh, so any unprivileged port is free. */
@@ -104,6 +106,7 @@ export async function startSlot(tools: NetnsTools): Promise<NetnsSlot> {
     await cleanup();
     throw error;
   }
+  const stopped = exited.then(cleanup);
   return {
     port,
     socketPath,
@@ -111,12 +114,13 @@ export async function startSlot(tools: NetnsTools): Promise<NetnsSlot> {
       file: tools.nsenter,
       args: [`--net=/proc/${ready.pid}/ns/net`, "--", file, ...args],
     }),
-    release: async () => {
-      // Closing the control connection is the forwarder's signal to exit.
+    release: () => {
+      // Closing the control connection is the forwarder's signal to exit; the spawn that used the
+      // namespace is over, so nobody waits for the forwarder to be gone before tidying up.
       ready.connection.destroy();
-      await exited;
-      await cleanup();
+      return Promise.resolve();
     },
+    stopped,
   };
 }
 
@@ -194,7 +198,9 @@ export async function releaseWarmSlot(): Promise<void> {
   if (idleTimer !== null) clearTimeout(idleTimer);
   if (pending === null) return;
   try {
-    await (await pending).release();
+    const slot = await pending;
+    await slot.release();
+    await slot.stopped;
   } catch {
     // it never started: nothing to stop
   }

@@ -138,8 +138,7 @@ export async function runProbe(
       stderrTail: tail(result.stderr),
     });
   } finally {
-    await server?.close();
-    await slot?.release();
+    await Promise.all([server?.close(), slot?.release()]);
     await dispose(cell, options);
   }
 }
