@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import type { Observation } from "./observation.js";
+import { summarizeObservation } from "./summary.js";
+
+const base: Observation = {
+  cli: { name: "claude-code", version: "2.1.332" },
+  argv: ["/c/claude", "-p", "hello world", "--setting-sources", ""],
+  env: {},
+  cwd: "/w",
+  isolation: "netns",
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  durationMs: 512.4,
+  requestCount: 2,
+  markers: [
+    {
+      name: "WS",
+      value: "WITNESS-WS-x",
+      planted: ["ws/CLAUDE.md"],
+      seenIn: ["messages", "transcript"],
+    },
+    { name: "HOME", value: "WITNESS-HOME-x", planted: ["home/.claude/CLAUDE.md"], seenIn: [] },
+  ],
+  sentinels: [{ name: "RAN", path: "/s/RAN", created: false }],
+  toolsOffered: ["Read"],
+  toolCalls: [
+    {
+      id: "toolu_w0_0",
+      name: "Bash",
+      input: {},
+      outcome: "no-such-tool",
+      resultText: "No such tool available: Bash",
+      permissionDecision: null,
+    },
+  ],
+  permissionMode: "default",
+  sandboxPolicy: null,
+  faults: [],
+  stdoutTail: "",
+  stderrTail: "",
+};
+
+describe("the observation summary", () => {
+  it("says where each marker was seen, what ran and what was offered, quoting odd arguments", () => {
+    expect(summarizeObservation(base).split("\n")).toEqual([
+      "claude-code@2.1.332  exit 0  512 ms  netns  2 request(s)",
+      'argv: /c/claude -p "hello world" --setting-sources ""',
+      "permission mode: default  sandbox policy: -",
+      "markers:",
+      "  WS  seen in messages, transcript  (planted in ws/CLAUDE.md)",
+      "  HOME  not seen  (planted in home/.claude/CLAUDE.md)",
+      "sentinels:",
+      "  RAN  absent",
+      "tool calls:",
+      "  Bash toolu_w0_0  no-such-tool  No such tool available: Bash",
+      "tools offered (1): Read",
+    ]);
+  });
+
+  it("ends with the faults when a spawn is not evidence", () => {
+    const text = summarizeObservation({
+      ...base,
+      faults: ["timeout: the CLI did not finish in time"],
+    });
+    expect(text.split("\n").slice(-2)).toEqual([
+      "faults:",
+      "  timeout: the CLI did not finish in time",
+    ]);
+  });
+});
