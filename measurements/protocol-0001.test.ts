@@ -16,6 +16,17 @@ const RIDERS = [
   { protocol: "0004-codex-ambient-context", cli: "codex" },
 ] as const;
 
+/** The pid of the witness process whose argv contains `arg` (Linux /proc), or null. */
+async function pidWithArg(arg: string): Promise<number | null> {
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const argv = await readFile(join("/proc", entry, "cmdline"), "utf8").catch(() => "");
+    const parts = argv.split("\0");
+    if (parts.includes(arg) && parts.some((p) => p.endsWith("main.js"))) return Number(entry);
+  }
+  return null;
+}
+
 async function verdicts(file: string): Promise<{ overall: string; arms: Record<string, string> }> {
   const record = recordSchema.parse(JSON.parse(await readFile(file, "utf8")));
   return {
@@ -92,33 +103,42 @@ describe("an interrupted run of protocol 0001", () => {
   }, 600_000);
   afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-  it("live: leaves no record and no temporary cell behind", async (ctx) => {
-    if (unavailable !== null) {
-      console.warn(`live test skipped: Claude Code cannot be installed: ${unavailable}`);
-      ctx.skip();
-    }
-    const tmp = join(scratch, "tmp");
-    const out = join(scratch, "records");
-    await mkdir(tmp);
-    const controller = new AbortController();
-    // Interrupt once a spawn is under way: its cell appears in TMPDIR.
-    const poll = setInterval(() => {
-      void readdir(tmp).then((names) => {
-        if (names.some((n) => n.startsWith("witness-cell-"))) controller.abort();
+  for (const [sig, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    it(`live: ${sig} leaves no record and no temporary cell behind`, async (ctx) => {
+      if (unavailable !== null) {
+        console.warn(`live test skipped: Claude Code cannot be installed: ${unavailable}`);
+        ctx.skip();
+      }
+      const tmp = join(scratch, sig, "tmp");
+      const out = join(scratch, sig, "records");
+      await mkdir(tmp, { recursive: true });
+      // Interrupt once a spawn is under way (its cell appears in TMPDIR), as Ctrl-C would.
+      let sent = false;
+      const poll = setInterval(() => {
+        void (async () => {
+          if (sent || !(await readdir(tmp)).some((n) => n.startsWith("witness-cell-"))) return;
+          const pid = await pidWithArg(out);
+          if (pid === null || sent) return;
+          sent = true;
+          process.kill(pid, sig);
+        })();
+      }, 50);
+      const result = await witnessWith({
+        cwd: WITNESS_ROOT,
+        args: ["run", PROTOCOL, "--out", out, "--cache", defaultCacheDir(), "--jobs", "2"],
+        env: { TMPDIR: tmp },
       });
-    }, 50);
-    const result = await witnessWith({
-      cwd: WITNESS_ROOT,
-      args: ["run", PROTOCOL, "--out", out, "--cache", defaultCacheDir(), "--jobs", "2"],
-      env: { TMPDIR: tmp },
-      signal: controller.signal,
-    });
-    clearInterval(poll);
-    expect(result.exitCode).toBe(143);
-    expect(result.stderr).toContain("interrupted; no record written");
-    expect(await readdir(out)).toEqual([]);
-    expect(await readdir(tmp)).toEqual([]);
-  }, 120_000);
+      clearInterval(poll);
+      expect(sent).toBe(true);
+      expect(result.exitCode).toBe(code);
+      expect(result.stderr).toContain("interrupted; no record written");
+      expect(await readdir(out)).toEqual([]);
+      expect(await readdir(tmp)).toEqual([]);
+    }, 120_000);
+  }
 });
 
 describe("a tampered protocol 0001 in a clone of the repository", () => {
