@@ -1,83 +1,20 @@
 // Claude Code session transcript ($HOME/.claude/projects/<slug>/<session>.jsonl), typed for witness.
 import { z } from "zod";
 import { zodIssues } from "../../orchestrator/read-input.js";
+import {
+  CLAUDE_KNOWN_TYPES,
+  claudeAssistantRecordSchema,
+  claudeAttachmentRecordSchema,
+  claudeInstructionsSchema,
+  claudeSkillListingSchema,
+  claudeToolResultBlockSchema,
+  claudeToolUseBlockSchema,
+  claudeUserRecordSchema,
+  type ClaudePermissionDecision,
+} from "./claude-records.js";
 import { recordType, streamJsonl, tally, type BrokenLine } from "./jsonl-stream.js";
 
-/** Record types Claude Code 2.1.33x writes; anything else is kept as unknown. */
-export const CLAUDE_KNOWN_TYPES: readonly string[] = [
-  "queue-operation",
-  "user",
-  "attachment",
-  "atis-latch",
-  "api-request-shape",
-  "api-request-blob",
-  "api-request",
-  "tools-used",
-  "assistant",
-  "last-prompt",
-  "cost-state",
-];
-
-/** `permissionDecision` on a tool-result `user` record. */
-export const claudePermissionDecisionSchema = z.looseObject({
-  decision: z.string(),
-  source: z.string().optional(),
-  reasonType: z.string().optional(),
-  reasonCode: z.string().optional(),
-  ruleSource: z.string().optional(),
-});
-export type ClaudePermissionDecision = z.infer<typeof claudePermissionDecisionSchema>;
-
-const common = {
-  sessionId: z.string().optional(),
-  cwd: z.string().optional(),
-  version: z.string().optional(),
-};
-
-const userRecordSchema = z.looseObject({
-  ...common,
-  type: z.literal("user"),
-  permissionMode: z.string().optional(),
-  message: z.looseObject({ content: z.union([z.string(), z.array(z.unknown())]) }),
-  toolUseResult: z.unknown().optional(),
-  permissionDecision: claudePermissionDecisionSchema.optional(),
-  toolDenialKind: z.string().optional(),
-});
-
-const assistantRecordSchema = z.looseObject({
-  ...common,
-  type: z.literal("assistant"),
-  message: z.looseObject({ content: z.array(z.unknown()) }),
-});
-
-const attachmentRecordSchema = z.looseObject({
-  ...common,
-  type: z.literal("attachment"),
-  attachment: z.looseObject({ type: z.string() }),
-});
-
-const toolUseBlockSchema = z.looseObject({
-  type: z.literal("tool_use"),
-  id: z.string(),
-  name: z.string(),
-  input: z.unknown(),
-});
-
-const toolResultBlockSchema = z.looseObject({
-  type: z.literal("tool_result"),
-  tool_use_id: z.string(),
-  is_error: z.boolean().optional(),
-  content: z
-    .union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() }))])
-    .optional(),
-});
-
-const instructionsSchema = z.looseObject({
-  type: z.literal("instructions"),
-  files: z.array(z.looseObject({ path: z.string(), type: z.string(), content: z.string() })),
-});
-
-const skillListingSchema = z.looseObject({ type: z.literal("skill_listing"), content: z.string() });
+export { CLAUDE_KNOWN_TYPES, type ClaudePermissionDecision } from "./claude-records.js";
 
 /** A tool call the model made (an assistant `tool_use` block). */
 export interface ClaudeToolUse {
@@ -179,17 +116,17 @@ function readKnown(
   value: unknown,
 ): z.ZodError | null {
   if (type === "user") {
-    const parsed = userRecordSchema.safeParse(value);
+    const parsed = claudeUserRecordSchema.safeParse(value);
     if (!parsed.success) return parsed.error;
     noteIdentity(session, parsed.data);
     readUser(session, line, parsed.data);
   } else if (type === "assistant") {
-    const parsed = assistantRecordSchema.safeParse(value);
+    const parsed = claudeAssistantRecordSchema.safeParse(value);
     if (!parsed.success) return parsed.error;
     noteIdentity(session, parsed.data);
     readAssistant(session, line, parsed.data.message.content);
   } else if (type === "attachment") {
-    const parsed = attachmentRecordSchema.safeParse(value);
+    const parsed = claudeAttachmentRecordSchema.safeParse(value);
     if (!parsed.success) return parsed.error;
     noteIdentity(session, parsed.data);
     readAttachment(session, line, parsed.data.attachment);
@@ -208,7 +145,7 @@ function noteIdentity(
 
 function readAssistant(session: ClaudeSession, line: number, content: unknown[]): void {
   for (const block of content) {
-    const use = toolUseBlockSchema.safeParse(block);
+    const use = claudeToolUseBlockSchema.safeParse(block);
     if (use.success)
       session.toolUses.push({ line, id: use.data.id, name: use.data.name, input: use.data.input });
   }
@@ -217,7 +154,7 @@ function readAssistant(session: ClaudeSession, line: number, content: unknown[])
 function readUser(
   session: ClaudeSession,
   line: number,
-  record: z.infer<typeof userRecordSchema>,
+  record: z.infer<typeof claudeUserRecordSchema>,
 ): void {
   if (record.permissionMode !== undefined) {
     session.permissionMode = record.permissionMode;
@@ -225,7 +162,7 @@ function readUser(
   }
   if (typeof record.message.content === "string") return;
   for (const block of record.message.content) {
-    const result = toolResultBlockSchema.safeParse(block);
+    const result = claudeToolResultBlockSchema.safeParse(block);
     if (!result.success) continue;
     session.toolResults.push({
       line,
@@ -240,17 +177,17 @@ function readUser(
 }
 
 function readAttachment(session: ClaudeSession, line: number, attachment: { type: string }): void {
-  const instructions = instructionsSchema.safeParse(attachment);
+  const instructions = claudeInstructionsSchema.safeParse(attachment);
   if (instructions.success) {
     for (const file of instructions.data.files) {
       session.instructions.push({ line, path: file.path, type: file.type, content: file.content });
     }
   }
-  const listing = skillListingSchema.safeParse(attachment);
+  const listing = claudeSkillListingSchema.safeParse(attachment);
   if (listing.success) session.skillListings.push(listing.data.content);
 }
 
-function resultText(content: z.infer<typeof toolResultBlockSchema>["content"]): string {
+function resultText(content: z.infer<typeof claudeToolResultBlockSchema>["content"]): string {
   if (content === undefined) return "";
   if (typeof content === "string") return content;
   return content.map((part) => part.text ?? "").join("\n");

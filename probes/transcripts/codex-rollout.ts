@@ -1,65 +1,18 @@
 // Codex rollout ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl), typed for witness.
 import { z } from "zod";
 import { zodIssues } from "../../orchestrator/read-input.js";
+import {
+  CODEX_KNOWN_TYPES,
+  codexCommandItemSchema,
+  codexCustomCallSchema,
+  codexCustomOutputSchema,
+  codexLineSchema,
+  codexSessionMetaSchema,
+  codexTurnContextSchema,
+} from "./codex-records.js";
 import { recordType, streamJsonl, tally, type BrokenLine } from "./jsonl-stream.js";
 
-/** Line types Codex 0.16x–0.17x writes; anything else is kept as unknown. */
-export const CODEX_KNOWN_TYPES: readonly string[] = [
-  "session_meta",
-  "event_msg",
-  "response_item",
-  "world_state",
-  "turn_context",
-  "token_usage_record",
-];
-
-const lineSchema = z.looseObject({ type: z.string(), payload: z.looseObject({}) });
-
-const sessionMetaSchema = z.looseObject({
-  id: z.string(),
-  cwd: z.string().optional(),
-  cli_version: z.string().optional(),
-  originator: z.string().optional(),
-  source: z.unknown().optional(),
-  model_provider: z.string().optional(),
-});
-
-const turnContextSchema = z.looseObject({
-  turn_id: z.string().optional(),
-  cwd: z.string().optional(),
-  approval_policy: z.unknown().optional(),
-  sandbox_policy: z.looseObject({ type: z.string() }),
-  model: z.string().optional(),
-});
-
-const commandItemSchema = z.looseObject({
-  type: z.literal("CommandExecution"),
-  id: z.string(),
-  command: z.union([z.array(z.string()), z.string()]),
-  cwd: z.string().optional(),
-  status: z.string().optional(),
-  exit_code: z.number().nullable().optional(),
-  aggregated_output: z.string().nullable().optional(),
-});
-
-const customCallSchema = z.looseObject({
-  type: z.literal("custom_tool_call"),
-  call_id: z.string(),
-  name: z.string(),
-  input: z.string(),
-  status: z.string().optional(),
-});
-
-const outputTextSchema = z.union([
-  z.string(),
-  z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
-]);
-
-const customOutputSchema = z.looseObject({
-  type: z.literal("custom_tool_call_output"),
-  call_id: z.string(),
-  output: outputTextSchema,
-});
+export { CODEX_KNOWN_TYPES } from "./codex-records.js";
 
 /** The rollout's `session_meta` line. */
 export interface CodexSessionMeta {
@@ -154,11 +107,11 @@ export async function readCodexRollout(path: string): Promise<CodexRollout> {
       rollout.unknownRecords.push({ line, type, value });
       return;
     }
-    const parsed = lineSchema.safeParse(value);
+    const parsed = codexLineSchema.safeParse(value);
     if (!parsed.success) return fail(line, `${type} line`, parsed.error);
     const payload: unknown = parsed.data.payload;
     if (type === "session_meta") {
-      const meta = sessionMetaSchema.safeParse(payload);
+      const meta = codexSessionMetaSchema.safeParse(payload);
       if (!meta.success) return fail(line, "session_meta payload", meta.error);
       rollout.sessionMeta ??= {
         id: meta.data.id,
@@ -168,7 +121,7 @@ export async function readCodexRollout(path: string): Promise<CodexRollout> {
         modelProvider: meta.data.model_provider ?? null,
       };
     } else if (type === "turn_context") {
-      const context = turnContextSchema.safeParse(payload);
+      const context = codexTurnContextSchema.safeParse(payload);
       if (!context.success) return fail(line, "turn_context payload", context.error);
       const turn: CodexTurnContext = {
         line,
@@ -194,7 +147,7 @@ export async function readCodexRollout(path: string): Promise<CodexRollout> {
 
 function readEvent(rollout: CodexRollout, line: number, payload: unknown): void {
   const event = z
-    .looseObject({ type: z.literal("item_completed"), item: commandItemSchema })
+    .looseObject({ type: z.literal("item_completed"), item: codexCommandItemSchema })
     .safeParse(payload);
   if (!event.success) return;
   const item = event.data.item;
@@ -210,13 +163,13 @@ function readEvent(rollout: CodexRollout, line: number, payload: unknown): void 
 }
 
 function readResponseItem(rollout: CodexRollout, line: number, payload: unknown): void {
-  const call = customCallSchema.safeParse(payload);
+  const call = codexCustomCallSchema.safeParse(payload);
   if (call.success) {
     const { call_id, name, input, status } = call.data;
     rollout.customToolCalls.push({ line, callId: call_id, name, input, status: status ?? null });
     return;
   }
-  const output = customOutputSchema.safeParse(payload);
+  const output = codexCustomOutputSchema.safeParse(payload);
   if (output.success) {
     const text =
       typeof output.data.output === "string"
