@@ -8,6 +8,7 @@ import {
   codexHomeDir,
   findClaudeSession,
   findCodexRollout,
+  windowsPathInWsl,
   type LocateEnv,
 } from "./transcripts/locate.js";
 
@@ -15,6 +16,8 @@ import {
 export interface SessionReaders {
   readClaudeSession(path: string): Promise<ClaudeSession>;
   readCodexRollout(path: string): Promise<CodexRollout>;
+  /** On Linux, where a Windows CODEX_HOME is mounted (WSL: `/mnt`); null when not translating. */
+  wslMountRoot: string | null;
 }
 
 /** Codex thread ids named by the environment (CODEX_THREAD_ID, CODEX_SESSION_ID), deduplicated. */
@@ -41,7 +44,11 @@ export async function codexEvidence(
     detail,
     passed: false,
   });
-  const home = codexHomeDir(env);
+  const named = codexHomeDir(env);
+  const home =
+    named === null || readers.wslMountRoot === null
+      ? named
+      : (windowsPathInWsl(named, readers.wslMountRoot) ?? named);
   if (home === null) return fail(`Codex thread ${threadId}: neither CODEX_HOME nor HOME is set`);
   const path = await findCodexRollout(home, threadId);
   if (path === null) return fail(`Codex thread ${threadId}: no rollout under ${home}/sessions`);

@@ -1,5 +1,5 @@
-import { appendFile, mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { appendFile, copyFile, mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseNoNewPrivs } from "./parent-access-confinement.js";
 import { createParentAccessDetector, detectParentAccess } from "./parent-access.js";
@@ -96,6 +96,30 @@ describe("a Codex parent", () => {
     expect((await detect(envOf(home, run!))).fullAccess).toBe(false);
     await appendFile(path, `${turn("danger-full-access")}\n`);
     expect((await detect(envOf(home, run!))).fullAccess).toBe(true);
+  });
+
+  it("finds a Windows Codex home seen from WSL under the drive mount", async () => {
+    const [run] = only("codex", "danger-full-access");
+    const mount = await homeWith();
+    const target = join(mount, "c", "Users", "me", run!.meta.sessionPath);
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(run!.file, target);
+    const env = {
+      HOME: "/home/me",
+      CODEX_HOME: "C:\\Users\\me\\.codex",
+      CODEX_THREAD_ID: sessionIdOf(run!),
+    };
+    const options = {
+      env,
+      platform: "linux" as const,
+      readProcStatus: () => Promise.resolve(STATUS_CLEAR),
+    };
+    const access = await detectParentAccess({ ...options, wslMountRoot: mount });
+    expect(access.fullAccess).toBe(true);
+    expect(access.evidence.at(-1)?.detail).toContain(join(mount, "c", "Users", "me", ".codex"));
+    expect(
+      (await detectParentAccess({ ...options, wslMountRoot: join(mount, "elsewhere") })).fullAccess,
+    ).toBe(false);
   });
 
   it("is sandboxed under no_new_privs even with a full-access rollout", async () => {

@@ -25,7 +25,9 @@ export interface DetectParentAccessOptions {
   /** Text of /proc/self/status, or null when unreadable; default reads the real file. */
   readProcStatus?: () => Promise<string | null>;
   /** Transcript and rollout readers; default the streaming parsers. */
-  readers?: Partial<SessionReaders>;
+  readers?: Partial<Omit<SessionReaders, "wslMountRoot">>;
+  /** Where WSL mounts Windows drives (default `/mnt`), for a Windows Codex home seen from Linux. */
+  wslMountRoot?: string;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function detectParentAccess(
   const readers: SessionReaders = {
     readClaudeSession: options.readers?.readClaudeSession ?? readClaudeSession,
     readCodexRollout: options.readers?.readCodexRollout ?? readCodexRollout,
+    wslMountRoot: linux ? (options.wslMountRoot ?? "/mnt") : null,
   };
   const evidence: ParentEvidence[] = [];
   const statusText = linux ? await (options.readProcStatus ?? readProcSelfStatus)() : null;

@@ -11,6 +11,7 @@ import {
   findCodexRollout,
   newestClaudeSession,
   newestCodexRollout,
+  windowsPathInWsl,
 } from "./locate.js";
 
 const root = await mkdtemp(join(tmpdir(), "witness-locate-"));
@@ -54,6 +55,21 @@ describe("config directories", () => {
     expect(codexHomeDir({ HOME: "/h", CODEX_HOME: "/x" })).toBe("/x");
     expect(claudeConfigDir({})).toBeNull();
     expect(codexHomeDir({})).toBeNull();
+  });
+});
+
+describe("windowsPathInWsl", () => {
+  it.each([
+    ["C:\\Users\\me\\.codex", "/mnt/c/Users/me/.codex"],
+    ["d:/work//codex-home/", "/mnt/d/work/codex-home"],
+    ["/home/me/.codex", null],
+    ["relative\\path", null],
+  ])("maps %s to %s", (path, expected) => {
+    expect(windowsPathInWsl(path)).toBe(expected);
+  });
+
+  it("uses the given mount root", () => {
+    expect(windowsPathInWsl("E:\\x", "/tmp/m")).toBe("/tmp/m/e/x");
   });
 });
 

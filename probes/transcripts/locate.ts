@@ -41,6 +41,17 @@ export function codexHomeDir(env: LocateEnv): string | null {
   return env.HOME ? join(env.HOME, ".codex") : null;
 }
 
+/**
+ * A Windows path (`C:\Users\me\.codex`) as WSL mounts it (`/mnt/c/Users/me/.codex`): how a Linux
+ * process reads the home of a Windows Codex session driving a WSL checkout. Null for other paths.
+ */
+export function windowsPathInWsl(path: string, mountRoot = "/mnt"): string | null {
+  const match = /^([A-Za-z]):[\\/](.*)$/.exec(path);
+  if (!match) return null;
+  const rest = (match[2] ?? "").split(/[\\/]+/).filter((part) => part !== "");
+  return join(mountRoot, (match[1] ?? "").toLowerCase(), ...rest);
+}
+
 /** The transcript path Claude Code uses for a session started in `cwd` (a realpath). */
 export function claudeSessionPath(configDir: string, cwd: string, sessionId: string): string {
   return join(configDir, "projects", claudeProjectSlug(cwd), `${sessionId}.jsonl`);
