@@ -123,18 +123,23 @@ fi
 
 # Pass-through: run the real binary as a child so its exit code can be recorded afterwards.
 # A background job starts with SIGINT and SIGQUIT ignored; env --default-signal restores those
-# this shim did not inherit as ignored (SigIgn bits 2 and 4), so the child sees what it would have.
+# this shim did not inherit as ignored, so the child sees what it would have. The inherited mask
+# is field 33 of /proc/self/stat (the fields after the command name's closing parenthesis).
 __witness_reset=INT,QUIT
-if [ -r /proc/self/status ]; then
-  while read -r __witness_k __witness_v; do
-    [ "$__witness_k" = SigIgn: ] || continue
-    case $((0x$__witness_v & 6)) in
-      2) __witness_reset=QUIT ;;
-      4) __witness_reset=INT ;;
-      6) __witness_reset= ;;
-    esac
-    break
-  done </proc/self/status
+__witness_sigignore() {
+  [ $# -gt 30 ] || return 0
+  shift 30
+  case $(($1 & 6)) in
+    2) __witness_reset=QUIT ;;
+    4) __witness_reset=INT ;;
+    6) __witness_reset= ;;
+  esac
+}
+if read -r __witness_stat </proc/self/stat 2>/dev/null; then
+  set -f
+  # shellcheck disable=SC2086 # word splitting into fields is the point
+  __witness_sigignore ${__witness_stat##*) }
+  set +f
 fi
 __witness_run() {
   if [ -n "$__witness_env_bin" ] && [ -n "$__witness_reset" ]; then
