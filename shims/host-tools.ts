@@ -7,7 +7,6 @@ export interface HostTools {
   awk: string;
   date: string;
   cat: string;
-  wc: string;
   tee: string;
   mkfifo: string;
   mkdir: string;
@@ -21,7 +20,7 @@ export interface HostTools {
   envDefaultSignal: string | undefined;
 }
 
-const REQUIRED = ["awk", "date", "cat", "wc", "tee", "mkfifo", "mkdir", "rmdir", "sleep"] as const;
+const REQUIRED = ["awk", "date", "cat", "tee", "mkfifo", "mkdir", "rmdir", "sleep"] as const;
 
 /** Finds the host utilities on `path`, skipping the shim directory; throws UsageError naming what is missing. */
 export async function findHostTools(path: string, shimDir: string): Promise<HostTools> {
@@ -52,7 +51,6 @@ export async function findHostTools(path: string, shimDir: string): Promise<Host
     awk: found.awk ?? "",
     date: found.date ?? "",
     cat: found.cat ?? "",
-    wc: found.wc ?? "",
     tee: found.tee ?? "",
     mkfifo: found.mkfifo ?? "",
     mkdir: found.mkdir ?? "",

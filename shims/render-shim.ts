@@ -76,7 +76,6 @@ export function renderConfig(config: ShimConfig): string {
     assign("awk_bin", t.awk),
     assign("date_bin", t.date),
     assign("cat_bin", t.cat),
-    assign("wc_bin", t.wc),
     assign("tee_bin", t.tee),
     assign("mkfifo_bin", t.mkfifo),
     assign("mkdir_bin", t.mkdir),
