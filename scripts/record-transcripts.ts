@@ -99,11 +99,11 @@ async function resolveBin(
   given: string | undefined,
 ): Promise<{ bin: string; version: string }> {
   if (given === undefined) return ensureCli(ref);
-  const env = buildChildEnv({
-    parent: process.env,
-    set: { HOME: await mkdtemp(join(tmpdir(), "witness-v-")) },
-  });
+  // A throwaway HOME: the CLI must not touch the operator's own configuration.
+  const home = await mkdtemp(join(tmpdir(), "witness-v-"));
+  const env = buildChildEnv({ parent: process.env, set: { HOME: home } });
   const result = await runProcess({ file: given, args: ["--version"], env, cwd: tmpdir() });
+  await rm(home, { recursive: true, force: true });
   const version = parseReportedVersion(result.stdout);
   if (version !== ref.version)
     throw new Error(`${given} reports ${version ?? "no version"}, not ${ref.version}`);
