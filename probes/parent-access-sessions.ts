@@ -12,8 +12,8 @@ import {
   type LocateEnv,
 } from "./transcripts/locate.js";
 
-/** How the session checks read files; tests pass fixtures through the same readers. */
-export interface SessionReaders {
+/** How the session checks find and read records; tests pass fixtures through the same readers. */
+export interface SessionLookup {
   readClaudeSession(path: string): Promise<ClaudeSession>;
   readCodexRollout(path: string): Promise<CodexRollout>;
   /** On Linux, where a Windows CODEX_HOME is mounted (WSL: `/mnt`); null when not translating. */
@@ -37,7 +37,7 @@ export function hasClaudeMarker(env: LocateEnv): boolean {
 export async function codexEvidence(
   env: LocateEnv,
   threadId: string,
-  readers: SessionReaders,
+  lookup: SessionLookup,
 ): Promise<ParentEvidence> {
   const fail = (detail: string): ParentEvidence => ({
     source: "codex-rollout",
@@ -46,15 +46,15 @@ export async function codexEvidence(
   });
   const named = codexHomeDir(env);
   const home =
-    named === null || readers.wslMountRoot === null
+    named === null || lookup.wslMountRoot === null
       ? named
-      : (windowsPathInWsl(named, readers.wslMountRoot) ?? named);
+      : (windowsPathInWsl(named, lookup.wslMountRoot) ?? named);
   if (home === null) return fail(`Codex thread ${threadId}: neither CODEX_HOME nor HOME is set`);
   const path = await findCodexRollout(home, threadId);
   if (path === null) return fail(`Codex thread ${threadId}: no rollout under ${home}/sessions`);
   let rollout: CodexRollout;
   try {
-    rollout = await readers.readCodexRollout(path);
+    rollout = await lookup.readCodexRollout(path);
   } catch (error) {
     return fail(`${path}: cannot read the rollout (${errorCode(error)})`);
   }
@@ -72,7 +72,7 @@ export async function codexEvidence(
 export async function claudeEvidence(
   env: LocateEnv,
   confinement: Confinement,
-  readers: SessionReaders,
+  lookup: SessionLookup,
 ): Promise<ParentEvidence> {
   const fail = (detail: string): ParentEvidence => ({
     source: "claude-transcript",
@@ -89,7 +89,7 @@ export async function claudeEvidence(
     return fail(`Claude Code session ${sessionId}: no transcript under ${dir}/projects`);
   let session: ClaudeSession;
   try {
-    session = await readers.readClaudeSession(path);
+    session = await lookup.readClaudeSession(path);
   } catch (error) {
     return fail(`${path}: cannot read the transcript (${errorCode(error)})`);
   }

@@ -236,6 +236,19 @@ describe("a Claude Code parent", () => {
     expect(access.evidence.at(-1)?.detail).toMatch(/no prompt record with a permissionMode/);
   });
 
+  it("is sandboxed when the transcript exists but cannot be read", async () => {
+    const [run] = only("claude-code", "bypass");
+    const denied = Object.assign(new Error("permission denied"), { code: "EACCES" });
+    const access = await detectParentAccess({
+      env: envOf(await homeWith(run!), run!),
+      platform: "linux",
+      readProcStatus: () => Promise.resolve(STATUS_CLEAR),
+      readers: { readClaudeSession: () => Promise.reject(denied) },
+    });
+    expect(access.fullAccess).toBe(false);
+    expect(access.evidence.at(-1)?.detail).toMatch(/cannot read the transcript \(EACCES\)$/);
+  });
+
   it("is sandboxed when /proc/self/status cannot be read on Linux", async () => {
     const [run] = only("claude-code", "bypass");
     const access = await detect(envOf(await homeWith(run!), run!), null);

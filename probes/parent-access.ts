@@ -11,7 +11,7 @@ import {
   codexEvidence,
   codexMarkers,
   hasClaudeMarker,
-  type SessionReaders,
+  type SessionLookup,
 } from "./parent-access-sessions.js";
 import { readClaudeSession } from "./transcripts/claude-session.js";
 import { readCodexRollout } from "./transcripts/codex-rollout.js";
@@ -25,7 +25,7 @@ export interface DetectParentAccessOptions {
   /** Text of /proc/self/status, or null when unreadable; default reads the real file. */
   readProcStatus?: () => Promise<string | null>;
   /** Transcript and rollout readers; default the streaming parsers. */
-  readers?: Partial<Omit<SessionReaders, "wslMountRoot">>;
+  readers?: Partial<Omit<SessionLookup, "wslMountRoot">>;
   /** Where WSL mounts Windows drives (default `/mnt`), for a Windows Codex home seen from Linux. */
   wslMountRoot?: string;
 }
@@ -39,7 +39,7 @@ export async function detectParentAccess(
 ): Promise<ParentAccess> {
   const env = options.env ?? process.env;
   const linux = (options.platform ?? process.platform) === "linux";
-  const readers: SessionReaders = {
+  const lookup: SessionLookup = {
     readClaudeSession: options.readers?.readClaudeSession ?? readClaudeSession,
     readCodexRollout: options.readers?.readCodexRollout ?? readCodexRollout,
     wslMountRoot: linux ? (options.wslMountRoot ?? "/mnt") : null,
@@ -52,9 +52,9 @@ export async function detectParentAccess(
 
   // A nested session inherits its outer session's markers: each one has to pass on its own.
   const threads = codexMarkers(env);
-  for (const thread of threads) evidence.push(await codexEvidence(env, thread, readers));
+  for (const thread of threads) evidence.push(await codexEvidence(env, thread, lookup));
   const claude = hasClaudeMarker(env);
-  if (claude) evidence.push(await claudeEvidence(env, nnp.confinement, readers));
+  if (claude) evidence.push(await claudeEvidence(env, nnp.confinement, lookup));
   if (threads.length === 0 && !claude) {
     evidence.push({
       source: "session-marker",
