@@ -102,6 +102,18 @@ describe("the probe cell", () => {
     });
   });
 
+  it("marks the workspace trusted for Codex after whatever config the fixture planted", async () => {
+    const files = [{ at: "home", path: ".codex/config.toml", content: 'model = "m"' }];
+    await withCell({ trust: true, files }, "codex", (cell) => {
+      expect(readFileSync(join(cell.codexHome, "config.toml"), "utf8")).toBe(
+        `model = "m"\n\n[projects.${JSON.stringify(cell.workspace)}]\ntrust_level = "trusted"\n`,
+      );
+    });
+    await withCell({ trust: false, files }, "codex", (cell) => {
+      expect(readFileSync(join(cell.codexHome, "config.toml"), "utf8")).toBe('model = "m"');
+    });
+  });
+
   it("places the workspace under HOME when the fixture says under-home", async () => {
     await withCell({ workspace: "under-home", files }, "codex", (cell) => {
       expect(cell.workspace).toBe(join(cell.home, "projects", "parent", "ws"));

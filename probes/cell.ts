@@ -97,6 +97,19 @@ async function trustWorkspace(home: string, workspace: string): Promise<void> {
   await writeFile(file, JSON.stringify({ ...config, projects }, null, 2));
 }
 
+async function trustCodexWorkspace(codexHome: string, workspace: string): Promise<void> {
+  const file = join(codexHome, "config.toml");
+  let config = "";
+  try {
+    config = await readFile(file, "utf8");
+  } catch {
+    // absent: the trust table is the whole config
+  }
+  // A table appended at the end leaves whatever top-level keys the fixture wrote untouched.
+  const table = `[projects.${JSON.stringify(workspace)}]\ntrust_level = "trusted"\n`;
+  await writeFile(file, `${config}${config === "" || config.endsWith("\n") ? "" : "\n"}\n${table}`);
+}
+
 /** Builds a fresh cell under os.tmpdir(): directories, planted files, git workspace, trust. */
 export async function createCell(options: CellOptions): Promise<Cell> {
   const root = await realpath(await mkdtemp(join(tmpdir(), "witness-cell-")));
@@ -172,6 +185,7 @@ async function populate(
   await plant("grandparent");
   await plant("home");
   if (fixture.trust && cli === "claude-code") await trustWorkspace(home, ws);
+  if (fixture.trust && cli === "codex") await trustCodexWorkspace(codexHome, ws);
 
   return {
     root,

@@ -31,7 +31,10 @@ export type FixtureFile = z.infer<typeof fixtureFileSchema>;
 export const fixtureSchema = z.strictObject({
   /** Where the workspace sits: outside HOME (default), under HOME, or as a nested worktree. */
   workspace: z.enum(["outside-home", "under-home", "nested-worktree"]).default("outside-home"),
-  /** Mark the workspace trusted in the CLI's own config (Claude Code's ~/.claude.json). */
+  /**
+   * Mark the workspace trusted in the CLI's own config: Claude Code's ~/.claude.json
+   * (hasTrustDialogAccepted), Codex's $CODEX_HOME/config.toml (projects.<ws>.trust_level).
+   */
   trust: z.boolean().default(true),
   files: z.array(fixtureFileSchema).default([]),
 });

@@ -176,6 +176,30 @@ describe("live: Codex", () => {
     expect(o.sandboxPolicy).toBe("workspace-write");
   });
 
+  it("live: Codex loads a trusted workspace's .codex/config.toml, not an untrusted one's, and trust changes exec's default sandbox", async (ctx) => {
+    needs(ctx, "codex");
+    const files = [
+      {
+        at: "workspace" as const,
+        path: ".codex/config.toml",
+        content: 'developer_instructions = "Project {{marker:PROJECT_CONFIG}}"\n',
+      },
+    ];
+    const launch = { argv: ["exec", "hi"] };
+    const trusted = await probe("codex", {
+      fixture: { workspace: "outside-home", trust: true, files },
+      launch,
+    });
+    const untrusted = await probe("codex", {
+      fixture: { workspace: "outside-home", trust: false, files },
+      launch,
+    });
+    expect(marker(trusted, "PROJECT_CONFIG")?.seenIn).toContain("system");
+    expect(marker(untrusted, "PROJECT_CONFIG")?.seenIn).toEqual([]);
+    expect(trusted.sandboxPolicy).toBe("workspace-write");
+    expect(untrusted.sandboxPolicy).toBe("read-only");
+  });
+
   it("live: a scripted truncated stream is observed as the CLI failing, not as an infrastructure fault", async (ctx) => {
     needs(ctx, "codex");
     const o = await probe("codex", {
