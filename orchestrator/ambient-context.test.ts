@@ -1,7 +1,13 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resolveAmbient } from "./ambient-context.js";
-import { AMBIENT_SUPPORT, RECORD_0001, RECORD_0002 } from "./ambient-support.js";
+import {
+  AMBIENT_SUPPORT,
+  RECORD_0001,
+  RECORD_0002,
+  RECORD_0003,
+  RECORD_0004,
+} from "./ambient-support.js";
 import type { PlanLaunchInput } from "./launch-plan.js";
 import { planLaunch } from "./plan-launch.js";
 import type { AmbientContext, NodeSpec, WorkflowSpec } from "./spec.js";
@@ -244,7 +250,7 @@ describe("pi translation: its walk off, the engine's files appended root-most fi
 });
 
 describe("support table and its diagnostics", () => {
-  it("honours a cell only with a witness record: Claude Code none (record 0002) and all (record 0001)", () => {
+  it("honours a cell only with a witness record: Claude Code (records 0001-0003) and Codex (record 0004)", () => {
     const honoured = Object.entries(AMBIENT_SUPPORT).flatMap(([backend, row]) =>
       Object.entries(row).flatMap(([value, cell]) =>
         cell.verdict === "honoured" ? [[backend, value, cell.record]] : [],
@@ -252,7 +258,13 @@ describe("support table and its diagnostics", () => {
     );
     expect(honoured).toEqual([
       ["claude-code", "none", RECORD_0002],
+      ["claude-code", "workspace", RECORD_0003],
+      ["claude-code", "operator", RECORD_0003],
       ["claude-code", "all", RECORD_0001],
+      ["codex", "none", RECORD_0004],
+      ["codex", "workspace", RECORD_0004],
+      ["codex", "operator", RECORD_0004],
+      ["codex", "all", RECORD_0004],
     ]);
   });
 
@@ -260,8 +272,9 @@ describe("support table and its diagnostics", () => {
     ["opencode", ["refused", "refused", "refused", "unmeasured"]],
     ["kimi", ["refused", "unmeasured", "refused", "unmeasured"]],
     ["grok", ["refused", "unmeasured", "refused", "unmeasured"]],
-    ["claude-code", ["honoured", "unmeasured", "unmeasured", "honoured"]],
-    ["codex", ["unmeasured", "unmeasured", "unmeasured", "unmeasured"]],
+    ["claude-code", ["honoured", "honoured", "honoured", "honoured"]],
+    ["codex", ["honoured", "honoured", "honoured", "honoured"]],
+    ["pi", ["unmeasured", "unmeasured", "unmeasured", "unmeasured"]],
   ] as const)("%s: none, workspace, operator, all are %j", (backend, verdicts) => {
     const row = AMBIENT_SUPPORT[backend];
     expect([row.none, row.workspace, row.operator, row.all].map((cell) => cell.verdict)).toEqual(
@@ -270,7 +283,7 @@ describe("support table and its diagnostics", () => {
   });
 
   it("warns about an explicit value on an unmeasured cell", async () => {
-    const p = await plan({ adapter: "claude-code", ambientContext: "workspace" });
+    const p = await plan({ adapter: "pi", ambientContext: "workspace" });
     expect(p.diagnostics.map((d) => [d.severity, d.code])).toEqual([
       ["warning", "ambient-context-unmeasured"],
     ]);

@@ -24,6 +24,13 @@ export const RECORD_0001 =
 export const RECORD_0002 =
   "docs/measurements/0002-claude-code-ambient-none-claude-code-2.1.332.json";
 
+/** Record 0003: hand-written `workspace` and `operator` nodes on Claude Code 2.1.332. */
+export const RECORD_0003 =
+  "docs/measurements/0003-claude-code-ambient-workspace-operator-claude-code-2.1.332.json";
+
+/** Record 0004: hand-written Codex 0.171.0 nodes under each of the four values. */
+export const RECORD_0004 = "docs/measurements/0004-codex-ambient-context-codex-0.171.0.json";
+
 const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
 const refused = (why: string): SupportCell => ({ verdict: "refused", why });
 const allFour = (cell: SupportCell): Row => ({
@@ -33,6 +40,11 @@ const allFour = (cell: SupportCell): Row => ({
   all: cell,
 });
 
+const codexHonoured = (what: string): SupportCell => ({
+  verdict: "honoured",
+  record: RECORD_0004,
+  evidence: `${what}, workspace outside and under HOME, 3 of 3 spawns per arm`,
+});
 const NO_RECORD = (cli: string, how: string): SupportCell =>
   unmeasured(`${cli} translates it (${how}), but no witness record has measured that launch yet`);
 const OPENCODE_LOADER =
@@ -53,11 +65,18 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
       evidence:
         '--setting-sources project with claudeMdExcludes ["**"] kept all five planted files out, workspace outside and under HOME, 3 of 3 spawns per arm',
     },
-    workspace: NO_RECORD(
-      "Claude Code",
-      "--setting-sources project, ancestors above the git root excluded",
-    ),
-    operator: NO_RECORD("Claude Code", "--setting-sources user,project, the git root excluded"),
+    workspace: {
+      verdict: "honoured",
+      record: RECORD_0003,
+      evidence:
+        "--setting-sources project with the ancestors above the git root excluded loaded the workspace's CLAUDE.md and rules and nothing else, workspace outside and under HOME, 3 of 3 spawns per arm",
+    },
+    operator: {
+      verdict: "honoured",
+      record: RECORD_0003,
+      evidence:
+        "--setting-sources user,project with <git root>/** excluded loaded the ancestor's and HOME's files and none of the workspace's, outside and under HOME, 3 of 3 spawns per arm",
+    },
     all: {
       verdict: "honoured",
       record: RECORD_0001,
@@ -66,10 +85,14 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
     },
   },
   codex: {
-    none: NO_RECORD("Codex", "project_doc_max_bytes=0 and a CODEX_HOME overlay without AGENTS.md"),
-    workspace: NO_RECORD("Codex", "a CODEX_HOME overlay without AGENTS.md"),
-    operator: NO_RECORD("Codex", "project_doc_max_bytes=0"),
-    all: NO_RECORD("Codex", "its own loading, unchanged"),
+    none: codexHonoured(
+      "project_doc_max_bytes=0 and a CODEX_HOME overlay without AGENTS.md loaded no AGENTS.md",
+    ),
+    workspace: codexHonoured(
+      "a CODEX_HOME overlay without AGENTS.md loaded the repository's AGENTS.md only",
+    ),
+    operator: codexHonoured("project_doc_max_bytes=0 loaded $CODEX_HOME/AGENTS.md only"),
+    all: codexHonoured("unchanged loading read both the repository's and $CODEX_HOME's AGENTS.md"),
   },
   pi: allFour(NO_RECORD("pi", "--no-context-files plus the engine-resolved files")),
   opencode: {
