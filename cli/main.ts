@@ -3,6 +3,14 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { commands } from "./commands/index.js";
 
+// A reader that closes early (`witness adr check | head`) is not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 const cli = yargs(hideBin(process.argv))
   .scriptName("witness")
   .usage(
