@@ -45,4 +45,19 @@ describe("concurrent invocations", () => {
       for (const r of log.records) expect(r.argv[1]).toBe("y".repeat(size));
     },
   );
+
+  it("gives every concurrent call of a plan its own step, and the rest fail as beyond the plan", async () => {
+    const calls = Array.from({ length: 50 }, (_, i) => ({ stdout: `step ${i + 1}` }));
+    const s = await installShims({ dir, names: ["claude"], behaviour: { kind: "plan", calls } });
+    const result = await run("/bin/sh", ["-c", BURST, "burst", "60", "1"], {
+      env: { PATH: `${dir}:${process.env.PATH ?? ""}` },
+    });
+    expect(result.exitCode).toBe(0);
+    const log = await readShimLog(s.log);
+    expect(log.problems).toEqual([]);
+    const numbers = log.records.map((r) => r.call ?? 0).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    expect(log.records.filter((r) => r.beyondPlan === true)).toHaveLength(10);
+    expect(new Set(result.stdout.match(/step \d+/g))).toEqual(new Set(calls.map((c) => c.stdout)));
+  });
 });
