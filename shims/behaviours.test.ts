@@ -318,6 +318,23 @@ describe("pass-through", () => {
     }
   });
 
+  it("forwards SIGINT sent to the shim alone to the real binary", async (ctx) => {
+    const probe = await run("/bin/sh", ["-c", "env --default-signal=INT true"]);
+    if (probe.exitCode !== 0) ctx.skip("this env has no --default-signal (GNU coreutils 8.31+)");
+    const s = await installShims({
+      dir,
+      names: ["claude"],
+      behaviour: { kind: "pass-through", target: join(FIXTURES, "sleepy.sh") },
+    });
+    // env --default-signal undoes the SIGINT-ignore of sh's background job, as a parent process would.
+    const harness = `env --default-signal=INT "$0" & pid=$!; sleep 0.5; kill -INT $pid; wait $pid; echo "status $?"`;
+    const started = Date.now();
+    const result = await run("/bin/sh", ["-c", harness, join(dir, "claude")]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.stdout).toBe("started\nstatus 130\n");
+    expect((await readShimLog(s.log)).records[0]).toMatchObject({ exitCode: 130, signal: 2 });
+  });
+
   it("forwards SIGTERM to the real binary and dies of the same signal", async () => {
     const s = await installShims({
       dir,
