@@ -136,6 +136,41 @@ describe("the fake Anthropic Messages server", () => {
     expect(requests()[0]?.answer).toBe("classifier:block");
   });
 
+  it("attaches the server-side safety verdict per tool_use id when the request asks for one", async () => {
+    const body = {
+      stream: true,
+      messages: [user],
+      safeguards: [{ type: "dangerous_tool_use", classifier_context: {} }],
+    };
+    const script = { turns: [{ calls: [{ shell: "touch /x" }] }] };
+    const allowed = sse((await post({ ...script, classifier: "allow" }, body)).text);
+    const delta = allowed.find((e) => e.event === "message_delta")?.data.delta as Record<
+      string,
+      unknown
+    >;
+    expect(delta.safeguard_results).toEqual([
+      {
+        type: "dangerous_tool_use",
+        status: {
+          type: "available",
+          tool_uses: { toolu_w0_0: { type: "evaluated", outcome: "not_flagged" } },
+        },
+      },
+    ]);
+    await reset();
+    const blocked = JSON.parse(
+      (await post({ ...script, classifier: "block" }, { ...body, stream: false })).text,
+    ) as {
+      safeguard_results: { status: { tool_uses: Record<string, { outcome: string }> } }[];
+    };
+    expect(blocked.safeguard_results[0]?.status.tool_uses.toolu_w0_0?.outcome).toBe("flagged");
+    await reset();
+    const plain = sse((await post(script, { stream: true, messages: [user] })).text);
+    expect(plain.find((e) => e.event === "message_delta")?.data.delta).not.toHaveProperty(
+      "safeguard_results",
+    );
+  });
+
   it("captures every request in order with its body parsed and its key redacted", async () => {
     await post({}, { stream: true, messages: [user] });
     await post({}, { hello: 1 }, "/v1/other");

@@ -99,23 +99,53 @@ function blockEvents(block: Block, index: number): string[] {
   ];
 }
 
-function streamChunks(model: string, blocks: readonly Block[]): string[] {
+/** True when the request asks the API for the server-side safety verdict (auto and plan modes). */
+export function wantsSafeguardVerdict(body: unknown): boolean {
+  const safeguards = record(body).safeguards;
+  return (
+    Array.isArray(safeguards) && safeguards.some((s) => record(s).type === "dangerous_tool_use")
+  );
+}
+
+/**
+ * The server-side verdict Claude Code's auto/plan modes wait for (2.1.332: `safeguard_results`,
+ * one `evaluated` entry per tool_use id), answered per the script's classifier setting.
+ */
+export function safeguardResults(blocks: readonly Block[], classifier: Script["classifier"]) {
+  const verdict =
+    classifier === "allow"
+      ? { type: "evaluated", outcome: "not_flagged" }
+      : { type: "evaluated", outcome: "flagged", explanation: "witness script blocks this action" };
+  const toolUses = Object.fromEntries(
+    blocks.flatMap((b) => ("type" in b ? [] : [[b.id, verdict]])),
+  );
+  return [{ type: "dangerous_tool_use", status: { type: "available", tool_uses: toolUses } }];
+}
+
+type Verdict = ReturnType<typeof safeguardResults> | null;
+
+function streamChunks(model: string, blocks: readonly Block[], verdict: Verdict = null): string[] {
   const stop = blocks.some((b) => !("type" in b)) ? "tool_use" : "end_turn";
   return [
     sseEvent("message_start", messageStart(model)),
     ...blocks.flatMap(blockEvents),
     sseEvent("message_delta", {
       type: "message_delta",
-      delta: { stop_reason: stop, stop_sequence: null },
+      delta: {
+        stop_reason: stop,
+        stop_sequence: null,
+        ...(verdict === null ? {} : { safeguard_results: verdict }),
+      },
       usage: { output_tokens: 1 },
     }),
     sseEvent("message_stop", { type: "message_stop" }),
   ];
 }
 
-function plainMessage(model: string, blocks: readonly Block[]): unknown {
+function plainMessage(model: string, blocks: readonly Block[], verdict: Verdict = null): unknown {
   const stop = blocks.some((b) => !("type" in b)) ? "tool_use" : "end_turn";
   return {
+    ...(verdict === null ? {} : { safeguard_results: verdict }),
     id: "msg_witness",
     type: "message",
     role: "assistant",
@@ -172,8 +202,11 @@ export function anthropicResponder(script: Script): Responder {
       else blocks = issued.filter((c) => c.id.startsWith(`toolu_w${t}_`));
       answer = turn === undefined ? "final" : `turn:${t}`;
     }
+    const verdict = wantsSafeguardVerdict(body)
+      ? safeguardResults(blocks, script.classifier)
+      : null;
     return streamed
-      ? { kind: "sse", chunks: streamChunks(model, blocks), answer }
-      : { kind: "json", status: 200, body: plainMessage(model, blocks), answer };
+      ? { kind: "sse", chunks: streamChunks(model, blocks, verdict), answer }
+      : { kind: "json", status: 200, body: plainMessage(model, blocks, verdict), answer };
   };
 }

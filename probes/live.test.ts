@@ -132,6 +132,25 @@ describe("live: Claude Code", () => {
     expect(o.permissionMode).toBe("default");
   });
 
+  it("live: in auto mode the server-side safety verdict decides: allowed runs, flagged is denied", async (ctx) => {
+    needs(ctx, "claude-code");
+    const launch = { argv: ["-p", "go", "--permission-mode", "auto"] };
+    const allowed = await probe("claude-code", {
+      script: { ...touch, classifier: "allow" },
+      launch,
+    });
+    const blocked = await probe("claude-code", {
+      script: { ...touch, classifier: "block" },
+      launch,
+    });
+    expect(allowed.permissionMode).toBe("auto");
+    expect(sentinel(allowed, "RAN")?.created).toBe(true);
+    expect(allowed.toolCalls).toMatchObject([{ outcome: "ran", permissionDecision: "accept" }]);
+    expect(sentinel(blocked, "RAN")?.created).toBe(false);
+    expect(blocked.toolCalls).toMatchObject([{ outcome: "denied", permissionDecision: "reject" }]);
+    expect(blocked.toolCalls[0]?.resultText).toContain("witness script blocks this action");
+  });
+
   it("live: the permission mode is read back from the transcript", async (ctx) => {
     needs(ctx, "claude-code");
     const o = await probe("claude-code", {
