@@ -1,7 +1,7 @@
 // Network isolation: each spawn runs in its own fresh network namespace with only loopback up,
 // bridged to the in-process fake server by a forwarder that holds the namespace open.
 // Namespaces are prepared one ahead (a "slot"), so their start-up overlaps the previous spawn.
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -71,9 +71,16 @@ function waitForReady(control: Server, exited: Promise<ExecResult>) {
   });
 }
 
+// Slot directories not yet removed; an exiting process removes them (their forwarders exit with it).
+const liveDirs = new Set<string>();
+process.on("exit", () => {
+  for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 /** Starts one namespace with loopback up and the forwarder listening. */
 export async function startSlot(tools: NetnsTools): Promise<NetnsSlot> {
   const dir = await mkdtemp(join(tmpdir(), "witness-netns-"));
+  liveDirs.add(dir);
   const socketPath = join(dir, "fake.sock");
   const controlPath = join(dir, "control.sock");
   const port = bridgePort();
@@ -85,6 +92,7 @@ export async function startSlot(tools: NetnsTools): Promise<NetnsSlot> {
   const cleanup = async () => {
     await new Promise<void>((resolve) => control.close(() => resolve()));
     await rm(dir, { recursive: true, force: true });
+    liveDirs.delete(dir);
   };
   const exited = runProcess({
     file: tools.unshare,

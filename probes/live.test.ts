@@ -2,8 +2,8 @@
 import { mkdtemp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { netnsTools } from "./isolation.js";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { netnsTools, releaseWarmSlot } from "./isolation.js";
 import type { Observation } from "./observation.js";
 import { PINNED } from "./pinned.js";
 import type { ProbeCliName, ProbeSpec } from "./probe-spec.js";
@@ -24,6 +24,9 @@ beforeAll(async () => {
     }
   }
 }, 600_000);
+
+// The namespace prepared for a next spawn would outlive the suite in a torn-down worker.
+afterAll(releaseWarmSlot);
 
 function needs(ctx: TestContext, name: ProbeCliName): void {
   const reason = unavailable[name];
