@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildChildEnv } from "../orchestrator/child-env.js";
 import { runProcess } from "../orchestrator/exec.js";
-import { createCell, removeCell, type Cell } from "./cell.js";
+import { cellsRemoved, createCell, removeCell, removeCellLater, type Cell } from "./cell.js";
 import { fixtureSchema } from "./fixture.js";
 
 const baseEnv = buildChildEnv({ parent: process.env });
@@ -130,5 +130,17 @@ describe("the probe cell", () => {
       expect(await git(cell, cell.parent, "worktree", "list")).toContain(cell.workspace);
       expect(await git(cell, cell.workspace, "ls-files")).toBe("CLAUDE.md");
     });
+  });
+
+  it("removes a cell off the caller's path, and cellsRemoved says when it is gone", async () => {
+    const cell = await createCell({
+      fixture: fixtureSchema.parse({}),
+      nonce: "n",
+      cli: "codex",
+      baseEnv,
+    });
+    removeCellLater(cell);
+    await cellsRemoved();
+    expect(existsSync(cell.root)).toBe(false);
   });
 });

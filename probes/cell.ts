@@ -1,4 +1,5 @@
 // The probe cell: a throwaway root per spawn with its own HOME, TMPDIR, git workspace and files.
+import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -213,4 +214,21 @@ export function cellSentinels(
 /** Removes a cell and everything the CLI wrote into it. */
 export async function removeCell(cell: Cell): Promise<void> {
   await rm(cell.root, { recursive: true, force: true });
+}
+
+// Cells being removed off the caller's path; an exiting process finishes the job synchronously.
+const removing = new Map<string, Promise<void>>();
+process.on("exit", () => {
+  for (const root of removing.keys()) rmSync(root, { recursive: true, force: true });
+});
+
+/** Starts removing a cell without making the caller wait (the observation is already taken). */
+export function removeCellLater(cell: Cell): void {
+  const done = removeCell(cell).finally(() => removing.delete(cell.root));
+  removing.set(cell.root, done);
+}
+
+/** Resolves once every cell handed to removeCellLater is gone. */
+export async function cellsRemoved(): Promise<void> {
+  await Promise.all([...removing.values()]);
 }

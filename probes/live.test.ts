@@ -1,8 +1,10 @@
 // Live probes: the real pinned Claude Code and Codex, installed through the vendor cache, offline.
+import { existsSync } from "node:fs";
 import { mkdtemp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { cellsRemoved } from "./cell.js";
 import { netnsTools, releaseWarmSlot } from "./isolation.js";
 import type { Observation } from "./observation.js";
 import { PINNED } from "./pinned.js";
@@ -161,6 +163,8 @@ describe("live: Claude Code", () => {
     });
     expect(o.permissionMode).toBe("acceptEdits");
     expect(o.sandboxPolicy).toBeNull();
+    await cellsRemoved();
+    expect(existsSync(o.env.HOME ?? "")).toBe(false);
   });
 });
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { buildChildEnv, redactEnv } from "../orchestrator/child-env.js";
 import { runProcess, type ExecResult } from "../orchestrator/exec.js";
 import { parseWith } from "../orchestrator/read-input.js";
-import { cellSentinels, createCell, removeCell, type Cell } from "./cell.js";
+import { cellSentinels, createCell, removeCellLater, type Cell } from "./cell.js";
 import { anthropicIssuedCalls, anthropicResponder } from "./fake-anthropic.js";
 import { openaiIssuedCalls, openaiResponder } from "./fake-openai.js";
 import { startFakeServer, type CapturedRequest, type FakeServer } from "./fake-server.js";
@@ -139,13 +139,13 @@ export async function runProbe(
     });
   } finally {
     await Promise.all([server?.close(), slot?.release()]);
-    await dispose(cell, options);
+    dispose(cell, options);
   }
 }
 
-async function dispose(cell: Cell, options: RunProbeOptions): Promise<void> {
+function dispose(cell: Cell, options: RunProbeOptions): void {
   if (options.keep) options.onCellKept?.(cell.root);
-  else await removeCell(cell);
+  else removeCellLater(cell);
 }
 
 function missingCli(spec: ProbeSpec, error: unknown, durationMs: number): Observation {
