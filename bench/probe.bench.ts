@@ -159,7 +159,7 @@ export default async function benchProbe(): Promise<string> {
     "initial HOME each time (the warm-HOME column reuses one HOME: the CLI's own first-run set-up",
     "in a new HOME is the difference); runProbe builds a fresh cell",
     "(mkdtemp, files, `git init` + commit), starts the fake server, enters a fresh network namespace",
-    "(netns rows), reads the transcript and removes the cell. The ratio is the median over rounds of",
+    "(netns rows), reads the transcript and starts removing the cell. The ratio is the median over rounds of",
     "(median probe ÷ median bare) within the round. Target: ratio ≤ 1.10.",
     `Load average (1 min) when the run started: ${load.toFixed(2)}.`,
     "",
