@@ -1,4 +1,5 @@
 // Fake Anthropic Messages API: plays a script to Claude Code, as SSE or plain JSON.
+import { randomBytes } from "node:crypto";
 import type { Reply, Responder } from "./fake-server.js";
 import { sseEvent } from "./fake-server.js";
 import type { Fault, Script, ToolCall } from "./script.js";
@@ -51,11 +52,17 @@ export function anthropicTurnIndex(body: unknown): number {
 
 type Block = { type: "text"; text: string } | IssuedCall;
 
+// Claude Code merges assistant messages that share an id, so a reused id makes every later
+// request look like the same turn and the script replays one call forever: one id per reply.
+function messageId(): string {
+  return `msg_w${randomBytes(8).toString("hex")}`;
+}
+
 function messageStart(model: string): unknown {
   return {
     type: "message_start",
     message: {
-      id: "msg_witness",
+      id: messageId(),
       type: "message",
       role: "assistant",
       model,
@@ -146,7 +153,7 @@ function plainMessage(model: string, blocks: readonly Block[], verdict: Verdict 
   const stop = blocks.some((b) => !("type" in b)) ? "tool_use" : "end_turn";
   return {
     ...(verdict === null ? {} : { safeguard_results: verdict }),
-    id: "msg_witness",
+    id: messageId(),
     type: "message",
     role: "assistant",
     model,

@@ -116,6 +116,25 @@ describe("live: Claude Code", () => {
     expect(o.toolsOffered).toContain("Bash");
   });
 
+  it("live: a script of two tool-call turns plays each turn once: two sentinels, three requests", async (ctx) => {
+    needs(ctx, "claude-code");
+    const o = await probe("claude-code", {
+      script: {
+        turns: [
+          { calls: [{ shell: "touch {{sentinel:FIRST}}" }] },
+          { calls: [{ shell: "touch {{sentinel:SECOND}}" }] },
+        ],
+        final: "done",
+        classifier: "allow",
+      },
+      launch: { argv: ["-p", "go", "--allowedTools", "Bash"] },
+      timeoutMs: 20_000,
+    });
+    expect([sentinel(o, "FIRST")?.created, sentinel(o, "SECOND")?.created]).toEqual([true, true]);
+    expect(o.toolCalls.map((c) => c.outcome)).toEqual(["ran", "ran"]);
+    expect(o.requestCount).toBe(3);
+  });
+
   it("live: Bash under --disallowedTools is not offered and its call gets no such tool", async (ctx) => {
     needs(ctx, "claude-code");
     const o = await probe("claude-code", {
