@@ -1,12 +1,14 @@
 import type { CommandModule } from "yargs";
 import { handled } from "../exit.js";
+import {
+  runPolicyOptions,
+  withRunPolicyOptions,
+  type RunPolicyArgs,
+} from "../run-policy-options.js";
 
-interface ArgvArgs {
+interface ArgvArgs extends RunPolicyArgs {
   node: string;
   workflow?: string;
-  "project-config"?: string;
-  "accept-loaded-user-config": boolean;
-  "ambient-context"?: string;
   json: boolean;
 }
 
@@ -15,23 +17,9 @@ export const argvCommand: CommandModule<object, ArgvArgs> = {
   command: "argv",
   describe: "Print the launch plan (file, args, env, access, disclosure) for one node spec",
   builder: (y) =>
-    y
+    withRunPolicyOptions(y)
       .option("node", { type: "string", demandOption: true, describe: "node spec (YAML or JSON)" })
       .option("workflow", { type: "string", describe: "workflow whose defaults the node takes" })
-      .option("project-config", {
-        type: "string",
-        describe: "project config (the only source of worker full-access consent)",
-      })
-      .option("accept-loaded-user-config", {
-        type: "boolean",
-        default: false,
-        describe:
-          "planned nodes load your CLI configuration: isolation and strict MCP off, agent mapping and skill activation off",
-      })
-      .option("ambient-context", {
-        type: "string",
-        describe: "run override: none | workspace | operator | all",
-      })
       .option("json", { type: "boolean", default: false, describe: "print the plan as JSON" }),
   handler: handled(async (args: ArgvArgs) => {
     const { argvForNode, launchPlanJson, launchPlanLines } =
@@ -40,11 +28,7 @@ export const argvCommand: CommandModule<object, ArgvArgs> = {
     const plan = await argvForNode({
       nodeFile: args.node,
       ...(args.workflow === undefined ? {} : { workflowFile: args.workflow }),
-      ...(args["project-config"] === undefined
-        ? {}
-        : { projectConfigFile: args["project-config"] }),
-      acceptLoadedUserConfig: args["accept-loaded-user-config"],
-      ...(args["ambient-context"] === undefined ? {} : { ambientContext: args["ambient-context"] }),
+      ...runPolicyOptions(args),
       parentDetector: createParentAccessDetector(),
     });
     const out = args.json

@@ -1,12 +1,14 @@
 import type { Argv, CommandModule } from "yargs";
 import { handled } from "../exit.js";
+import {
+  runPolicyOptions,
+  withRunPolicyOptions,
+  type RunPolicyArgs,
+} from "../run-policy-options.js";
 
-interface RunArgs {
+interface RunArgs extends RunPolicyArgs {
   workflow: string;
   state: string;
-  "project-config"?: string;
-  "accept-loaded-user-config": boolean;
-  "ambient-context"?: string;
   "timeout-ms"?: number;
 }
 interface ResumeArgs {
@@ -29,23 +31,13 @@ const runCommand: CommandModule<object, RunArgs> = {
   command: "run <workflow>",
   describe: "Run a workflow's nodes in dependency order; state.json and events.jsonl go to --state",
   builder: (y) =>
-    y
+    withRunPolicyOptions(y)
       .positional("workflow", {
         type: "string",
         demandOption: true,
         describe: "workflow (YAML or JSON)",
       })
       .option("state", { type: "string", demandOption: true, describe: "state directory (new)" })
-      .option("project-config", { type: "string", describe: "project config file" })
-      .option("accept-loaded-user-config", {
-        type: "boolean",
-        default: false,
-        describe: "planned nodes load your CLI configuration (see `witness argv --help`)",
-      })
-      .option("ambient-context", {
-        type: "string",
-        describe: "run override: none | workspace | operator | all",
-      })
       .option("timeout-ms", { type: "number", describe: "per-node timeout" }),
   handler: handled(async (args: RunArgs) => {
     const { runWorkflow } = await import("../../orchestrator/run-workflow.js");
@@ -53,11 +45,7 @@ const runCommand: CommandModule<object, RunArgs> = {
     const summary = await runWorkflow({
       workflowFile: args.workflow,
       stateDir: args.state,
-      ...(args["project-config"] === undefined
-        ? {}
-        : { projectConfigFile: args["project-config"] }),
-      acceptLoadedUserConfig: args["accept-loaded-user-config"],
-      ...(args["ambient-context"] === undefined ? {} : { ambientContext: args["ambient-context"] }),
+      ...runPolicyOptions(args),
       ...(args["timeout-ms"] === undefined ? {} : { timeoutMs: args["timeout-ms"] }),
       parentDetector: createParentAccessDetector(),
       print: (line) => process.stdout.write(`${line}\n`),

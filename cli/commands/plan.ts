@@ -1,11 +1,13 @@
 import type { CommandModule } from "yargs";
 import { handled } from "../exit.js";
+import {
+  runPolicyOptions,
+  withRunPolicyOptions,
+  type RunPolicyArgs,
+} from "../run-policy-options.js";
 
-interface PlanArgs {
+interface PlanArgs extends RunPolicyArgs {
   workflow: string;
-  "project-config"?: string;
-  "accept-loaded-user-config": boolean;
-  "ambient-context"?: string;
   json: boolean;
 }
 
@@ -14,21 +16,11 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   command: "plan",
   describe: "Print a workflow's plan screen: each node's access, the disclosure, diagnostics",
   builder: (y) =>
-    y
+    withRunPolicyOptions(y)
       .option("workflow", {
         type: "string",
         demandOption: true,
         describe: "workflow (YAML or JSON)",
-      })
-      .option("project-config", { type: "string", describe: "project config file" })
-      .option("accept-loaded-user-config", {
-        type: "boolean",
-        default: false,
-        describe: "planned nodes load your CLI configuration (see `witness argv --help`)",
-      })
-      .option("ambient-context", {
-        type: "string",
-        describe: "run override: none | workspace | operator | all",
       })
       .option("json", { type: "boolean", default: false, describe: "print the plan as JSON" }),
   handler: handled(async (args: PlanArgs) => {
@@ -36,11 +28,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     const { renderPlanScreen } = await import("../../orchestrator/plan-workflow.js");
     const plan = await planFile({
       workflowFile: args.workflow,
-      ...(args["project-config"] === undefined
-        ? {}
-        : { projectConfigFile: args["project-config"] }),
-      acceptLoadedUserConfig: args["accept-loaded-user-config"],
-      ...(args["ambient-context"] === undefined ? {} : { ambientContext: args["ambient-context"] }),
+      ...runPolicyOptions(args),
     });
     process.stdout.write(
       args.json ? `${JSON.stringify(plan, null, 2)}\n` : `${renderPlanScreen(plan).join("\n")}\n`,
