@@ -50,6 +50,28 @@ describe("the vendor cache", () => {
     expect(await cliPath({ name: "claude-code", version: "2.1.332" }, { cacheDir })).toBe(got.bin);
   });
 
+  it("gives npm the machine's CA and proxy settings, and never a secret", async () => {
+    const seen = join(dir, "npm.env");
+    await ensureCli(
+      { name: "codex", version: "0.171.0" },
+      {
+        cacheDir: join(dir, "cache"),
+        env: {
+          ...env,
+          npm_config_witness_fake_env: seen,
+          NODE_EXTRA_CA_CERTS: "/etc/ssl/proxy-ca.pem",
+          HTTPS_PROXY: "http://proxy.invalid:3128",
+          NPM_TOKEN: "npm_secret",
+          OPENAI_API_KEY: "sk-secret",
+        },
+      },
+    );
+    const lines = (await readFile(seen, "utf8")).split("\n");
+    expect(lines).toContain("NODE_EXTRA_CA_CERTS=/etc/ssl/proxy-ca.pem");
+    expect(lines).toContain("HTTPS_PROXY=http://proxy.invalid:3128");
+    expect(lines.filter((l) => /^(NPM_TOKEN|OPENAI_API_KEY)=/.test(l))).toEqual([]);
+  });
+
   it("does not run npm again for a version already in the cache", async () => {
     const cacheDir = join(dir, "cache");
     await ensureCli({ name: "codex", version: "0.171.0" }, { cacheDir, env });

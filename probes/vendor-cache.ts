@@ -66,7 +66,18 @@ export function parseReportedVersion(text: string): string | null {
 }
 
 // npm needs the operator's HOME (its own cache) and proxy settings; never any credential.
-const NPM_ALLOW = ["HOME", "XDG_CACHE_HOME", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"];
+// npm needs the machine's CA settings too: behind a TLS-inspecting proxy, without them every
+// registry fetch fails certificate checks and npm retries for about a minute.
+const NPM_ALLOW = [
+  "HOME",
+  "XDG_CACHE_HOME",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+];
 function npmEnv(parent: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const extra = Object.keys(parent).filter(
     (n) => n.startsWith("npm_config_") || n.toLowerCase().endsWith("_proxy"),
