@@ -1,4 +1,4 @@
-import { access, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { access, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../orchestrator/errors.js";
 import { parseDocument, parseWith } from "../orchestrator/read-input.js";
@@ -6,6 +6,7 @@ import { writeFileExclusive } from "../prereg/atomic.js";
 import { recordSchema, type MeasurementRecord } from "./record.js";
 import { renderCsv } from "./render-csv.js";
 import { renderMarkdown } from "./render-md.js";
+import { makeDirs } from "../orchestrator/make-dirs.js";
 
 /** `NNNN-slug-cli-version`, the name every file of a record starts with. */
 export function recordBaseName(record: MeasurementRecord): string {
@@ -16,7 +17,7 @@ export function recordBaseName(record: MeasurementRecord): string {
 export async function ensureWritableDir(dir: string): Promise<void> {
   const probe = join(dir, `.witness-write-check-${process.pid}`);
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirs(dir);
     await writeFile(probe, "", { flag: "wx" });
     await rm(probe, { force: true });
   } catch (error) {

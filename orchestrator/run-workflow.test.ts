@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { UsageError } from "./errors.js";
@@ -193,6 +193,16 @@ describe("witness orchestrate run", () => {
     expect(codex?.env.CODEX_HOME).toBe(overlay);
     expect(readdirSync(overlay).sort()).toEqual(["auth.json", "config.toml"]);
     expect(readlinkSync(join(overlay, "auth.json"))).toBe(join(t.repo.home, ".codex", "auth.json"));
+  });
+
+  it("refuses a state directory it cannot create, before any node spawns", async () => {
+    const t = setup();
+    const stateDir = join(t.repo.root, "a-file", "state");
+    writeFileSync(join(t.repo.root, "a-file"), "");
+    await expect(
+      runWorkflow({ workflowFile: t.workflowFile, stateDir, cwd: t.repo.root, env: t.env }),
+    ).rejects.toThrow(/cannot create the state directory .*a-file\/state \(ENOTDIR\)/);
+    expect(t.fakes.calls()).toEqual([]);
   });
 
   it("refuses to start over a state directory that already holds a run", async () => {

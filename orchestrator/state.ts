@@ -1,11 +1,12 @@
 // state.json of `witness orchestrate`: the workflow, each planned node's tool policy, node progress.
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { InputError } from "./errors.js";
+import { InputError, UsageError } from "./errors.js";
 import { parseDocument, parseWith } from "./read-input.js";
 import { ambientContextSchema, workflowSpecSchema } from "./spec.js";
 import { toolPolicySchema } from "./tool-policy.js";
+import { makeDirs } from "./make-dirs.js";
 
 /** Where a node stands in a run. */
 export const nodeStatusSchema = z.enum([
@@ -51,7 +52,14 @@ export function statePath(stateDir: string): string {
 
 /** Writes state.json atomically (temp file, then rename): a reader never sees half a file. */
 export async function writeState(stateDir: string, state: RunState): Promise<void> {
-  await mkdir(stateDir, { recursive: true });
+  try {
+    await makeDirs(stateDir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unwritable";
+    throw new UsageError(
+      `cannot create the state directory ${stateDir} (${code}); name one you can write to`,
+    );
+  }
   const target = statePath(stateDir);
   const temp = `${target}.${process.pid}.tmp`;
   await writeFile(temp, `${JSON.stringify(state, null, 2)}\n`, "utf8");

@@ -1,4 +1,4 @@
-import { mkdir, readdir } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../orchestrator/errors.js";
 import { PINNED } from "../probes/pinned.js";
@@ -6,6 +6,7 @@ import { writeFileExclusive } from "./atomic.js";
 import { repoRoot } from "./git.js";
 import { parseProtocol } from "./load.js";
 import { DOCS, protocolFileName } from "./paths.js";
+import { makeDirs } from "../orchestrator/make-dirs.js";
 
 /** Options of `newProtocol`. */
 export interface NewProtocolOptions {
@@ -74,7 +75,7 @@ export async function newProtocol(options: NewProtocolOptions): Promise<string> 
     throw new UsageError(`--adr "${options.adr}": expected an ADR number`);
   const adr = options.adr.padStart(4, "0");
   const dir = options.dir ?? join(await repoRoot(cwd), DOCS.prereg);
-  await mkdir(dir, { recursive: true });
+  await makeDirs(dir);
   for (;;) {
     const id = await nextProtocolId(dir);
     const file = join(dir, `${id}-${options.slug}.yaml`);

@@ -9,6 +9,7 @@ import { buildChildEnv } from "../orchestrator/child-env.js";
 import { UsageError } from "../orchestrator/errors.js";
 import { runProcess } from "../orchestrator/exec.js";
 import type { CliRef, ProbeCliName } from "./probe-spec.js";
+import { makeDirs } from "../orchestrator/make-dirs.js";
 
 /** The npm package and binary name of each CLI witness can install. */
 export const VENDOR_PACKAGES: Readonly<Record<ProbeCliName, { pkg: string; bin: string }>> = {
@@ -113,7 +114,7 @@ export async function ensureCli(
   if (existing) return { bin: join(dir, existing.bin), version: existing.reported };
 
   const { pkg, bin } = VENDOR_PACKAGES[ref.name];
-  await mkdir(cacheDir, { recursive: true });
+  await makeDirs(cacheDir);
   const staging = join(
     cacheDir,
     `.staging-${ref.name}@${ref.version}-${randomBytes(4).toString("hex")}`,

@@ -30,6 +30,7 @@ import {
   type Outcome,
   type StdinMode,
 } from "./shim-spec.js";
+import { makeDirs } from "../orchestrator/make-dirs.js";
 
 /** What `installShims` writes and how those shims behave. */
 export interface InstallShimsOptions {
@@ -69,7 +70,7 @@ export interface InstalledShims {
 
 async function writableDir(dir: string, what: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirs(dir);
     await access(dir, constants.W_OK | constants.X_OK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unwritable";
