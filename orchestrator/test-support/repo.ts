@@ -1,7 +1,14 @@
 // Test helpers: a throwaway git workspace (a directory with .git) inside a throwaway root.
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { afterAll } from "vitest";
+
+// Registered once per test file that imports this module: every root it made goes at the end.
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 /** A temp root holding `repo/` (with `.git/`) and `home/`; paths are real paths. */
 export interface TempRepo {
@@ -15,6 +22,7 @@ export interface TempRepo {
 /** Creates a fresh temp repository layout. */
 export function tempRepo(): TempRepo {
   const base = realpathSync(mkdtempSync(join(tmpdir(), "witness-orch-")));
+  made.push(base);
   const root = join(base, "repo");
   const home = join(base, "home");
   mkdirSync(join(root, ".git"), { recursive: true });
