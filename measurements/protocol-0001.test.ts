@@ -9,11 +9,13 @@ import { recordSchema } from "./record.js";
 
 const PROTOCOL = "docs/prereg/0001-claude-code-setting-sources.yaml";
 const RECORD = "docs/measurements/0001-claude-code-setting-sources-claude-code-2.1.332.json";
-/** The other registered protocols ADR 0001 and the support table rest on, with their CLI. */
+/** The other registered protocols the ADRs and the support table rest on, with their CLI. */
 const RIDERS = [
   { protocol: "0002-claude-code-ambient-none", cli: "claude-code" },
   { protocol: "0003-claude-code-ambient-workspace-operator", cli: "claude-code" },
   { protocol: "0004-codex-ambient-context", cli: "codex" },
+  { protocol: "0005-claude-code-loaded-user-config", cli: "claude-code" },
+  { protocol: "0006-codex-loaded-user-config", cli: "codex" },
 ] as const;
 
 /** The pid of the witness process whose argv contains `arg` (Linux /proc), or null. */
@@ -58,7 +60,7 @@ describe("protocol 0001 end to end", () => {
       );
       ctx.skip();
     }
-    // The other protocols ride along when their CLI is installed: ADR 0001 rests on them too.
+    // The other protocols ride along when their CLI is installed: the ADRs rest on them too.
     const riders = RIDERS.filter((r) => {
       const reason = unavailable[r.cli];
       if (reason !== undefined)
