@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { evaluatePredicate } from "./evaluate.js";
-import { predicateSchema, type Predicate } from "./predicate.js";
+import { predicateLabel, predicateSchema, type Predicate } from "./predicate.js";
 import { marker, observation } from "./test-support/observations.js";
 
 const obs = observation({
@@ -65,6 +65,12 @@ const table: [unknown, boolean][] = [
   [{ kind: "tool-call", tool: "Write", outcome: "ran" }, false],
   [{ kind: "tool-call", tool: "Skill", outcome: "no-such-tool" }, true],
   [{ kind: "tool-call", tool: "Edit", outcome: "denied" }, false],
+  [{ kind: "tool-call", tool: "Write", outcome: ["denied", "no-such-tool"] }, true],
+  [{ kind: "tool-call", tool: "Skill", outcome: ["denied", "no-such-tool"] }, true],
+  [{ kind: "tool-call", tool: "Bash", outcome: ["denied", "no-such-tool"] }, false],
+  [{ kind: "tool-call", tool: "Bash", outcome: ["ran"] }, true],
+  [{ kind: "tool-call", tool: "Write", outcome: ["ran", "error"] }, false],
+  [{ kind: "tool-call", tool: "Edit", outcome: ["denied", "no-such-tool"] }, false],
   [{ kind: "exit-code", equals: 3 }, true],
   [{ kind: "exit-code", equals: 0 }, false],
   [{ kind: "permission-mode", equals: "default" }, true],
@@ -98,5 +104,72 @@ describe("evaluatePredicate", () => {
       pass: false,
       explanation: "permission mode was not recorded; expected plan",
     });
+  });
+
+  it("says which outcomes a set accepted, and that a single outcome reads as before", () => {
+    const set = predicateSchema.parse({
+      kind: "tool-call",
+      tool: "Write",
+      outcome: ["denied", "no-such-tool"],
+    });
+    expect(evaluatePredicate(set, obs).explanation).toBe(
+      "Write calls ended denied; expected one of denied, no-such-tool",
+    );
+    const single = predicateSchema.parse({ kind: "tool-call", tool: "Write", outcome: "ran" });
+    expect(evaluatePredicate(single, obs).explanation).toBe(
+      "Write calls ended denied; expected ran",
+    );
+    expect([predicateLabel(set), predicateLabel(single)]).toEqual([
+      "tool-call Write denied or no-such-tool",
+      "tool-call Write ran",
+    ]);
+  });
+
+  it("passes a set only when every call's outcome is in it, whichever member each call hit", () => {
+    const call = (id: string, outcome: "denied" | "no-such-tool" | "ran") => ({
+      id,
+      name: "Bash",
+      input: {},
+      outcome,
+      resultText: "",
+      permissionDecision: null,
+    });
+    const mixed = observation({ toolCalls: [call("1", "denied"), call("2", "no-such-tool")] });
+    const leaked = observation({ toolCalls: [call("1", "denied"), call("2", "ran")] });
+    const p = predicateSchema.parse({
+      kind: "tool-call",
+      tool: "Bash",
+      outcome: ["denied", "no-such-tool"],
+    });
+    expect(evaluatePredicate(p, mixed).pass).toBe(true);
+    expect(evaluatePredicate(p, leaked)).toEqual({
+      pass: false,
+      explanation: "Bash calls ended denied, ran; expected one of denied, no-such-tool",
+    });
+    const single = predicateSchema.parse({ kind: "tool-call", tool: "Bash", outcome: "denied" });
+    expect(evaluatePredicate(single, mixed).pass).toBe(false);
+  });
+
+  it("parses a single outcome to the bare string, so locked protocols keep their hash", () => {
+    expect(predicateSchema.parse({ kind: "tool-call", tool: "Bash", outcome: "ran" })).toEqual({
+      kind: "tool-call",
+      tool: "Bash",
+      outcome: "ran",
+    });
+  });
+
+  it("rejects an empty outcome list and an unknown outcome, saying what was expected", () => {
+    const empty = predicateSchema.safeParse({ kind: "tool-call", tool: "Bash", outcome: [] });
+    expect(empty.error?.issues.map((i) => [i.path, i.message])).toEqual([
+      [["outcome"], "expected at least one outcome"],
+    ]);
+    const unknown = predicateSchema.safeParse({
+      kind: "tool-call",
+      tool: "Bash",
+      outcome: "maybe",
+    });
+    expect(unknown.error?.issues[0]?.message).toBe(
+      "expected one of ran, denied, no-such-tool, error, or a non-empty list of them",
+    );
   });
 });

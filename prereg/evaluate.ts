@@ -1,5 +1,5 @@
 import type { Observation } from "../probes/observation.js";
-import type { Predicate } from "./predicate.js";
+import { acceptedOutcomes, type Predicate } from "./predicate.js";
 
 /** A predicate's outcome on one observation, with the one-line reason. */
 export interface PredicateResult {
@@ -54,10 +54,11 @@ function toolCallResult(
   const calls = obs.toolCalls.filter((c) => c.name === p.tool);
   if (calls.length === 0) return { pass: false, explanation: `no call of ${p.tool} was made` };
   const outcomes = calls.map((c) => c.outcome);
-  const pass = outcomes.every((o) => o === p.outcome);
+  const accepted = acceptedOutcomes(p);
+  const expected = typeof p.outcome === "string" ? p.outcome : `one of ${accepted.join(", ")}`;
   return {
-    pass,
-    explanation: `${p.tool} calls ended ${outcomes.join(", ")}; expected ${p.outcome}`,
+    pass: outcomes.every((o) => accepted.includes(o)),
+    explanation: `${p.tool} calls ended ${outcomes.join(", ")}; expected ${expected}`,
   };
 }
 

@@ -31,12 +31,24 @@ const toolNotOfferedSchema = z.strictObject({
   tool: z.string().min(1),
 });
 
-/** Every call of `tool` ended with `outcome` (and there was at least one call). */
+const outcome = toolOutcomeSchema.exclude(["unknown"]);
+
+/**
+ * Every call of `tool` ended with `outcome`, or with one of a list of outcomes (and there was at
+ * least one call). A single outcome parses to the bare string, as before lists existed.
+ */
 const toolCallSchema = z.strictObject({
   kind: z.literal("tool-call"),
   tool: z.string().min(1),
-  outcome: toolOutcomeSchema.exclude(["unknown"]),
+  outcome: z.union([outcome, z.array(outcome).min(1, "expected at least one outcome")], {
+    error: `expected one of ${outcome.options.join(", ")}, or a non-empty list of them`,
+  }),
 });
+
+/** The outcomes a tool-call predicate accepts, as a list. */
+export function acceptedOutcomes(p: Extract<Predicate, { kind: "tool-call" }>): string[] {
+  return typeof p.outcome === "string" ? [p.outcome] : [...p.outcome];
+}
 
 const exitCodeSchema = z.strictObject({ kind: z.literal("exit-code"), equals: z.number().int() });
 const permissionModeSchema = z.strictObject({
@@ -81,7 +93,7 @@ export function predicateLabel(p: Predicate): string {
     case "tool-not-offered":
       return `${p.kind} ${p.tool}`;
     case "tool-call":
-      return `tool-call ${p.tool} ${p.outcome}`;
+      return `tool-call ${p.tool} ${acceptedOutcomes(p).join(" or ")}`;
     case "exit-code":
     case "permission-mode":
     case "sandbox-policy":
