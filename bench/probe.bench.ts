@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Bench } from "tinybench";
 import { buildChildEnv } from "../orchestrator/child-env.js";
 import { runProcess } from "../orchestrator/exec.js";
-import { createCell, removeCell } from "../probes/cell.js";
+import { cellSentinelPath, createCell, removeCell } from "../probes/cell.js";
 import { anthropicResponder } from "../probes/fake-anthropic.js";
 import { openaiResponder } from "../probes/fake-openai.js";
 import { startFakeServer } from "../probes/fake-server.js";
@@ -44,7 +44,7 @@ async function bareRunners(name: ProbeCliName, bin: string) {
   const cell = await createCell({ fixture, nonce: "bench", cli: name, baseEnv });
   const template = join(cell.root, "home-template");
   await cp(cell.home, template, { recursive: true });
-  const resolved = resolveSentinelsDeep(script, cell.sentinelDir);
+  const resolved = resolveSentinelsDeep(script, (name) => cellSentinelPath(cell, name));
   const server = await startFakeServer(
     name === "claude-code" ? anthropicResponder(resolved) : openaiResponder(resolved),
   );

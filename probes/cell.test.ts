@@ -1,9 +1,16 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildChildEnv } from "../orchestrator/child-env.js";
 import { runProcess } from "../orchestrator/exec.js";
-import { cellsRemoved, createCell, removeCell, removeCellLater, type Cell } from "./cell.js";
+import {
+  cellSentinels,
+  cellsRemoved,
+  createCell,
+  removeCell,
+  removeCellLater,
+  type Cell,
+} from "./cell.js";
 import { fixtureSchema } from "./fixture.js";
 
 const baseEnv = buildChildEnv({ parent: process.env });
@@ -130,6 +137,60 @@ describe("the probe cell", () => {
       expect(await git(cell, cell.parent, "worktree", "list")).toContain(cell.workspace);
       expect(await git(cell, cell.workspace, "ls-files")).toBe("CLAUDE.md");
     });
+  });
+
+  it("puts a workspace sentinel in .witness-sentinels, created and hidden from git status", async () => {
+    const fixture = { sentinelsIn: { IN_WS: "workspace", IN_CELL: "cell" } };
+    await withCell(fixture, "claude-code", async (cell) => {
+      const dir = join(cell.workspace, ".witness-sentinels");
+      expect(cell.workspaceSentinelDir).toBe(dir);
+      expect(existsSync(dir)).toBe(true);
+      expect(cellSentinels(cell, ["IN_WS", "IN_CELL", "UNPLACED"])).toEqual([
+        { name: "IN_WS", path: join(dir, "IN_WS") },
+        { name: "IN_CELL", path: join(cell.root, "sentinels", "IN_CELL") },
+        { name: "UNPLACED", path: join(cell.root, "sentinels", "UNPLACED") },
+      ]);
+      writeFileSync(join(dir, "IN_WS"), "");
+      expect(await git(cell, cell.workspace, "status", "--porcelain")).toBe("");
+      expect(await git(cell, cell.workspace, "status", "--porcelain", "--ignored")).toBe(
+        "!! .witness-sentinels/",
+      );
+      // Control: the same status does report a file written anywhere else in the workspace.
+      writeFileSync(join(cell.workspace, "other"), "");
+      expect(await git(cell, cell.workspace, "status", "--porcelain")).toBe("?? other");
+    });
+  });
+
+  it("hides a nested worktree's workspace sentinels through the common git dir's exclude", async () => {
+    const fixture = { workspace: "nested-worktree", sentinelsIn: { RAN: "workspace" } };
+    await withCell(fixture, "codex", async (cell) => {
+      writeFileSync(join(cell.workspaceSentinelDir, "RAN"), "");
+      expect(await git(cell, cell.workspace, "status", "--porcelain")).toBe("");
+      expect(await git(cell, cell.workspace, "status", "--porcelain", "--ignored")).toBe(
+        "!! .witness-sentinels/",
+      );
+    });
+  });
+
+  it("leaves the workspace untouched when no sentinel is placed in it", async () => {
+    await withCell({ sentinelsIn: { RAN: "cell" } }, "claude-code", (cell) => {
+      expect(existsSync(cell.workspaceSentinelDir)).toBe(false);
+      expect(existsSync(join(cell.workspace, ".git", "info", "exclude"))).toBe(false);
+      expect(cellSentinels(cell, ["RAN"])[0]?.path).toBe(join(cell.sentinelDir, "RAN"));
+    });
+  });
+
+  it("refuses a fixture file planted in the workspace sentinel directory, where it would fake a sentinel", () => {
+    const planted = (path: string) =>
+      fixtureSchema.safeParse({ files: [{ at: "workspace", path, content: "" }] }).error?.issues;
+    const issues = planted("./.witness-sentinels/RAN");
+    expect(issues?.map((i) => i.path.join("."))).toEqual(["files.0.path"]);
+    expect(issues?.[0]?.message).toContain("outside .witness-sentinels/");
+    expect(planted(".witness-sentinels-not/RAN")).toBeUndefined();
+    const home = fixtureSchema.safeParse({
+      files: [{ at: "home", path: ".witness-sentinels/RAN", content: "" }],
+    });
+    expect(home.success).toBe(true);
   });
 
   it("removes a cell off the caller's path, and cellsRemoved says when it is gone", async () => {

@@ -2,11 +2,11 @@
 import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { InternalError } from "../orchestrator/errors.js";
 import { runProcess } from "../orchestrator/exec.js";
-import type { FileRoot, Fixture } from "./fixture.js";
-import { plantedMarkerNames } from "./fixture.js";
+import type { FileRoot, Fixture, SentinelPlacement } from "./fixture.js";
+import { plantedMarkerNames, WORKSPACE_SENTINEL_DIR } from "./fixture.js";
 import { markerValue, plantMarkers, sentinelPath } from "./markers.js";
 import type { ProbeCliName } from "./probe-spec.js";
 
@@ -19,7 +19,12 @@ export interface Cell {
   workspace: string;
   parent: string;
   grandparent: string;
+  /** Where sentinels placed in the cell live: `<root>/sentinels`. */
   sentinelDir: string;
+  /** Where sentinels placed in the workspace live: `<workspace>/.witness-sentinels`. */
+  workspaceSentinelDir: string;
+  /** The fixture's `sentinelsIn`: every sentinel not named here lies in the cell. */
+  sentinelsIn: Record<string, SentinelPlacement>;
   /** Git's global config file inside the cell (never the operator's). */
   gitConfig: string;
   /** Each marker's per-run value and the cell-relative files it was planted in. */
@@ -55,7 +60,7 @@ function layout(root: string, workspace: Fixture["workspace"]) {
   };
 }
 
-async function git(args: string[], cwd: string, env: Record<string, string>): Promise<void> {
+async function git(args: string[], cwd: string, env: Record<string, string>): Promise<string> {
   const result = await runProcess({
     file: "git",
     args: [
@@ -76,6 +81,7 @@ async function git(args: string[], cwd: string, env: Record<string, string>): Pr
       `git ${args.join(" ")} failed in ${cwd}: ${result.spawnError ?? result.stderr.trim()}`,
     );
   }
+  return result.stdout.trim();
 }
 
 async function initRepo(dir: string, env: Record<string, string>): Promise<void> {
@@ -83,6 +89,21 @@ async function initRepo(dir: string, env: Record<string, string>): Promise<void>
   await git(["init", "-q", "--template=", "-b", "main"], dir, env);
   await git(["add", "-A"], dir, env);
   await git(["commit", "-q", "--allow-empty", "-m", "witness fixture"], dir, env);
+}
+
+// A worktree's info/exclude lives in the common git dir: ask git where, rather than assume `.git/`.
+async function makeWorkspaceSentinelDir(ws: string, env: Record<string, string>): Promise<void> {
+  await mkdir(join(ws, WORKSPACE_SENTINEL_DIR));
+  const exclude = resolve(ws, await git(["rev-parse", "--git-path", "info/exclude"], ws, env));
+  await mkdir(dirname(exclude), { recursive: true });
+  let text = "";
+  try {
+    text = await readFile(exclude, "utf8");
+  } catch {
+    // no exclude file yet (the repository was made without a template)
+  }
+  const line = `/${WORKSPACE_SENTINEL_DIR}/\n`;
+  await writeFile(exclude, `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${line}`);
 }
 
 async function trustWorkspace(home: string, workspace: string): Promise<void> {
@@ -183,6 +204,8 @@ async function populate(
     await initRepo(ws, gitEnv);
     await plant("parent");
   }
+  const sentinelsIn = fixture.sentinelsIn ?? {};
+  if (Object.values(sentinelsIn).includes("workspace")) await makeWorkspaceSentinelDir(ws, gitEnv);
   await plant("grandparent");
   await plant("home");
   if (fixture.trust && cli === "claude-code") await trustWorkspace(home, ws);
@@ -197,10 +220,21 @@ async function populate(
     parent,
     grandparent,
     sentinelDir,
+    workspaceSentinelDir: join(ws, WORKSPACE_SENTINEL_DIR),
+    sentinelsIn,
     gitConfig,
     markers,
     env,
   };
+}
+
+/** The absolute path the sentinel NAME stands for in this cell, wherever the fixture placed it. */
+export function cellSentinelPath(cell: Cell, name: string): string {
+  const placement = cell.sentinelsIn[name] ?? "cell";
+  return sentinelPath(
+    placement === "workspace" ? cell.workspaceSentinelDir : cell.sentinelDir,
+    name,
+  );
 }
 
 /** The sentinels a script names, with their absolute paths in this cell. */
@@ -208,7 +242,7 @@ export function cellSentinels(
   cell: Cell,
   names: readonly string[],
 ): { name: string; path: string }[] {
-  return names.map((name) => ({ name, path: sentinelPath(cell.sentinelDir, name) }));
+  return names.map((name) => ({ name, path: cellSentinelPath(cell, name) }));
 }
 
 /** Removes a cell and everything the CLI wrote into it. */

@@ -19,23 +19,21 @@ export function plantMarkers(text: string, nonce: string): string {
   );
 }
 
-/** The absolute path a sentinel NAME stands for inside a cell. */
+/** The absolute path a sentinel NAME stands for inside a sentinel directory. */
 export function sentinelPath(sentinelDir: string, name: string): string {
   return join(sentinelDir, name);
 }
 
-/** Replaces every `{{sentinel:NAME}}` in `text` with its absolute path. */
-export function resolveSentinels(text: string, sentinelDir: string): string {
-  return text.replace(/\{\{sentinel:([A-Za-z0-9_]+)\}\}/g, (_m, name: string) =>
-    sentinelPath(sentinelDir, name),
-  );
+/** Replaces every `{{sentinel:NAME}}` in `text` with `pathOf(NAME)`. */
+export function resolveSentinels(text: string, pathOf: (name: string) => string): string {
+  return text.replace(/\{\{sentinel:([A-Za-z0-9_]+)\}\}/g, (_m, name: string) => pathOf(name));
 }
 
 /** Applies `resolveSentinels` to every string inside a JSON-like value. */
-export function resolveSentinelsDeep<T>(value: T, sentinelDir: string): T {
+export function resolveSentinelsDeep<T>(value: T, pathOf: (name: string) => string): T {
   return JSON.parse(
     JSON.stringify(value, (_k, v: unknown) =>
-      typeof v === "string" ? resolveSentinels(v, sentinelDir) : v,
+      typeof v === "string" ? resolveSentinels(v, pathOf) : v,
     ),
   ) as T;
 }

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InputError, UsageError } from "../orchestrator/errors.js";
 import { loadProbeSpec } from "./probe-input.js";
+import { probeSpecSchema } from "./probe-spec.js";
 
 const cwd = join(import.meta.dirname, "test", "fixtures", "probe-input");
 
@@ -60,6 +61,29 @@ describe("probe input from the command line", () => {
     const message = (error as InputError).message;
     expect(message).toContain(`${join(cwd, "bad-fixture.yaml")}: workspace:`);
     expect(message).toContain("files.0.path: expected a relative path without '..'");
+  });
+
+  it("rejects a fixture placing a sentinel the script never names, in the file and in the spec", async () => {
+    const file = join(cwd, "unused-sentinel.yaml");
+    await expect(
+      loadProbeSpec({
+        cli: "codex@0.171.0",
+        fixture: "unused-sentinel.yaml",
+        script: "script.yaml",
+        argv: ["exec"],
+        cwd,
+      }),
+    ).rejects.toThrow(
+      `${file}: sentinelsIn.NEVER: expected a sentinel the script names (S); got "NEVER"`,
+    );
+    const spec = probeSpecSchema.safeParse({
+      cli: { name: "codex", version: "0.171.0" },
+      fixture: { sentinelsIn: { S: "workspace" } },
+      launch: { argv: ["exec"] },
+    });
+    expect(spec.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["fixture.sentinelsIn.S", 'expected a sentinel the script names (none); got "S"'],
+    ]);
   });
 
   it("says a missing fixture file cannot be read", async () => {

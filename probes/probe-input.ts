@@ -1,11 +1,11 @@
 // Building a ProbeSpec from the files and flags `witness probe` is given.
 import { resolve } from "node:path";
 import { z } from "zod";
-import { UsageError } from "../orchestrator/errors.js";
+import { InputError, UsageError } from "../orchestrator/errors.js";
 import { readInput } from "../orchestrator/read-input.js";
 import { fixtureSchema } from "./fixture.js";
-import { parseCliRef, type ProbeSpec } from "./probe-spec.js";
-import { scriptSchema } from "./script.js";
+import { parseCliRef, unusedSentinelPlacements, type ProbeSpec } from "./probe-spec.js";
+import { scriptSchema, sentinelNames } from "./script.js";
 
 /** What the command line says about one probe. */
 export interface ProbeInput {
@@ -48,6 +48,17 @@ export async function loadProbeSpec(input: ProbeInput): Promise<ProbeSpec> {
     input.script === undefined
       ? scriptSchema.parse({})
       : await readInput(scriptSchema, at(input.script));
+  const unused = unusedSentinelPlacements(fixture, script);
+  if (input.fixture !== undefined && unused.length > 0) {
+    const named = sentinelNames(script).join(", ") || "none";
+    throw new InputError(
+      at(input.fixture),
+      unused.map((name) => ({
+        path: `sentinelsIn.${name}`,
+        message: `expected a sentinel the script names (${named}); got "${name}"`,
+      })),
+    );
+  }
   const launch =
     input.node === undefined
       ? { argv: [...argv] }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { fixtureSchema } from "./fixture.js";
-import { scriptSchema } from "./script.js";
+import { fixtureSchema, type Fixture } from "./fixture.js";
+import { scriptSchema, sentinelNames, type Script } from "./script.js";
 
 /** CLIs a live probe can run today. */
 export const probeCliNameSchema = z.enum(["claude-code", "codex"]);
@@ -30,14 +30,31 @@ export const launchSchema = z.union([
 ]);
 export type Launch = z.infer<typeof launchSchema>;
 
+/** Names the fixture's `sentinelsIn` places that the script never uses (a placement of nothing). */
+export function unusedSentinelPlacements(fixture: Fixture, script: Script): string[] {
+  const used = sentinelNames(script);
+  return Object.keys(fixture.sentinelsIn ?? {}).filter((name) => !used.includes(name));
+}
+
 /** Everything one probe spawn needs. */
-export const probeSpecSchema = z.strictObject({
-  cli: cliRefSchema,
-  fixture: fixtureSchema.default({ workspace: "outside-home", trust: true, files: [] }),
-  script: scriptSchema.default({ turns: [], final: "done", classifier: "allow" }),
-  launch: launchSchema,
-  timeoutMs: z.number().int().positive().default(60_000),
-});
+export const probeSpecSchema = z
+  .strictObject({
+    cli: cliRefSchema,
+    fixture: fixtureSchema.default({ workspace: "outside-home", trust: true, files: [] }),
+    script: scriptSchema.default({ turns: [], final: "done", classifier: "allow" }),
+    launch: launchSchema,
+    timeoutMs: z.number().int().positive().default(60_000),
+  })
+  .superRefine((spec, ctx) => {
+    const used = sentinelNames(spec.script);
+    for (const name of unusedSentinelPlacements(spec.fixture, spec.script)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["fixture", "sentinelsIn", name],
+        message: `expected a sentinel the script names (${used.join(", ") || "none"}); got "${name}"`,
+      });
+    }
+  });
 export type ProbeSpec = z.infer<typeof probeSpecSchema>;
 
 /** Parses `claude-code@2.1.332`; returns null when the text is not of that form. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { buildChildEnv, redactEnv } from "../orchestrator/child-env.js";
 import { runProcess, type ExecResult } from "../orchestrator/exec.js";
 import { parseWith } from "../orchestrator/read-input.js";
-import { cellSentinels, createCell, removeCellLater, type Cell } from "./cell.js";
+import { cellSentinelPath, cellSentinels, createCell, removeCellLater, type Cell } from "./cell.js";
 import { anthropicIssuedCalls, anthropicResponder } from "./fake-anthropic.js";
 import { openaiIssuedCalls, openaiResponder } from "./fake-openai.js";
 import { startFakeServer, type CapturedRequest, type FakeServer } from "./fake-server.js";
@@ -79,7 +79,7 @@ export async function runProbe(
   let server: FakeServer | null = null;
   let slot: NetnsSlot | null = null;
   try {
-    const script = resolveSentinelsDeep(spec.script, cell.sentinelDir);
+    const script = resolveSentinelsDeep(spec.script, (name) => cellSentinelPath(cell, name));
     const claude = spec.cli.name === "claude-code";
     const responder = claude ? anthropicResponder(script) : openaiResponder(script);
     const tools = options.noNetns ? null : await netnsTools();
