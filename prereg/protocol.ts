@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fixtureSchema, plantedMarkerNames } from "../probes/fixture.js";
-import { cliRefSchema, launchSchema } from "../probes/probe-spec.js";
+import { cliRefSchema, launchSchema, unusedSentinelPlacements } from "../probes/probe-spec.js";
 import { scriptSchema, sentinelNames } from "../probes/script.js";
 import { predicateSchema } from "./predicate.js";
 
@@ -47,6 +47,13 @@ export const protocolSchema = z
       } else seen.set(arm.id, i);
       const planted = plantedMarkerNames(arm.fixture);
       const sentinels = sentinelNames(arm.script);
+      for (const name of unusedSentinelPlacements(arm.fixture, arm.script)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["arms", i, "fixture", "sentinelsIn", name],
+          message: `expected a sentinel this arm's script names (${sentinels.join(", ") || "none"}); got "${name}"`,
+        });
+      }
       arm.expect.forEach((p, j) => {
         if ("marker" in p && !planted.includes(p.marker)) {
           ctx.addIssue({
