@@ -116,6 +116,48 @@ describe("live: Claude Code", () => {
     expect(o.toolsOffered).toContain("Bash");
   });
 
+  it("live: a Bash call under --allowedTools Bash creates a workspace sentinel in .witness-sentinels", async (ctx) => {
+    needs(ctx, "claude-code");
+    const o = await probe("claude-code", {
+      fixture: {
+        workspace: "outside-home",
+        trust: true,
+        files: [],
+        sentinelsIn: { RAN: "workspace" },
+      },
+      script: touch,
+      launch: { argv: ["-p", "go", "--allowedTools", "Bash"] },
+    });
+    expect(sentinel(o, "RAN")).toEqual({
+      name: "RAN",
+      path: join(o.cwd, ".witness-sentinels", "RAN"),
+      created: true,
+    });
+    expect(o.toolCalls).toMatchObject([
+      { name: "Bash", outcome: "ran", permissionDecision: "accept" },
+    ]);
+    expect(o.toolCalls[0]?.input).toMatchObject({
+      command: `touch ${join(o.cwd, ".witness-sentinels", "RAN")}`,
+    });
+  });
+
+  it("live: under acceptEdits a touch of a workspace sentinel runs; of a cell sentinel, it is denied as outside the working directories", async (ctx) => {
+    needs(ctx, "claude-code");
+    const run = (place: "cell" | "workspace") =>
+      probe("claude-code", {
+        fixture: { workspace: "outside-home", trust: true, files: [], sentinelsIn: { RAN: place } },
+        script: touch,
+        launch: { argv: ["-p", "go", "--permission-mode", "acceptEdits"] },
+      });
+    const inside = await run("workspace");
+    const outside = await run("cell");
+    expect(sentinel(inside, "RAN")?.created).toBe(true);
+    expect(inside.toolCalls).toMatchObject([{ outcome: "ran", permissionDecision: "accept" }]);
+    expect(sentinel(outside, "RAN")?.created).toBe(false);
+    expect(outside.toolCalls).toMatchObject([{ outcome: "denied", permissionDecision: "reject" }]);
+    expect(outside.toolCalls[0]?.resultText).toMatch(/outside the working directories/);
+  });
+
   it("live: a script of two tool-call turns plays each turn once: two sentinels, three requests", async (ctx) => {
     needs(ctx, "claude-code");
     const o = await probe("claude-code", {
