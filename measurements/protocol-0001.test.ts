@@ -16,6 +16,7 @@ const RIDERS = [
   { protocol: "0004-codex-ambient-context", cli: "codex" },
   { protocol: "0005-claude-code-loaded-user-config", cli: "claude-code" },
   { protocol: "0006-codex-loaded-user-config", cli: "codex" },
+  { protocol: "0007-claude-code-scope-workspace-sentinels", cli: "claude-code" },
 ] as const;
 
 /** The pid of the witness process whose argv contains `arg` (Linux /proc), or null. */
