@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { InternalError } from "../orchestrator/errors.js";
-import { runProcess } from "../orchestrator/exec.js";
+import { runProcess, type ExecResult } from "../orchestrator/exec.js";
 import type { FileRoot, Fixture, SentinelPlacement } from "./fixture.js";
 import { plantedMarkerNames, WORKSPACE_SENTINEL_DIR } from "./fixture.js";
 import { markerValue, plantMarkers, sentinelPath } from "./markers.js";
@@ -60,35 +60,68 @@ function layout(root: string, workspace: Fixture["workspace"]) {
   };
 }
 
+// Every git call gets a fixed identity, so commits never depend on the operator's config.
+const IDENTITY = [
+  "-c",
+  "user.name=witness",
+  "-c",
+  "user.email=witness@invalid",
+  "-c",
+  "commit.gpgsign=false",
+];
+
+function gitFailed(what: string, cwd: string, result: ExecResult): InternalError {
+  return new InternalError(
+    `${what} failed in ${cwd}: ${result.spawnError ?? result.stderr.trim()}`,
+  );
+}
+
 async function git(args: string[], cwd: string, env: Record<string, string>): Promise<string> {
   const result = await runProcess({
     file: "git",
-    args: [
-      "-c",
-      "user.name=witness",
-      "-c",
-      "user.email=witness@invalid",
-      "-c",
-      "commit.gpgsign=false",
-      ...args,
-    ],
+    args: [...IDENTITY, ...args],
     env,
     cwd,
     timeoutMs: 30_000,
   });
-  if (result.exitCode !== 0) {
-    throw new InternalError(
-      `git ${args.join(" ")} failed in ${cwd}: ${result.spawnError ?? result.stderr.trim()}`,
-    );
-  }
+  if (result.exitCode !== 0) throw gitFailed(`git ${args.join(" ")}`, cwd, result);
   return result.stdout.trim();
 }
 
-async function initRepo(dir: string, env: Record<string, string>): Promise<void> {
-  // No template: hook samples are not needed and copying them is most of init's cost.
-  await git(["init", "-q", "--template=", "-b", "main"], dir, env);
-  await git(["add", "-A"], dir, env);
-  await git(["commit", "-q", "--allow-empty", "-m", "witness fixture"], dir, env);
+// The repository steps run in one shell: each spawn from this process forks all of it, a shell
+// forking git does not. No template on init: hook samples are not needed and copying them is slow.
+// Usage: sh -c GIT_STEPS witness-git <init|-> <message> <worktree or ""> <git -c options…>
+const GIT_STEPS = `set -eu
+step=$1 message=$2 worktree=$3
+shift 3
+if [ "$step" = init ]; then git "$@" init -q --template= -b main; fi
+git "$@" add -A
+git "$@" commit -q --allow-empty -m "$message"
+if [ -n "$worktree" ]; then git "$@" worktree add -q -b witness-ws "$worktree"; fi
+`;
+
+/** Commits everything in `dir` (after `git init` when `init`), then adds `worktree` when given. */
+async function commitAll(
+  dir: string,
+  env: Record<string, string>,
+  steps: { init: boolean; message: string; worktree?: string },
+): Promise<void> {
+  const result = await runProcess({
+    file: "/bin/sh",
+    args: [
+      "-c",
+      GIT_STEPS,
+      "witness-git",
+      steps.init ? "init" : "-",
+      steps.message,
+      steps.worktree ?? "",
+      ...IDENTITY,
+    ],
+    env,
+    cwd: dir,
+    timeoutMs: 30_000,
+  });
+  if (result.exitCode !== 0) throw gitFailed("git init/add/commit", dir, result);
 }
 
 // A worktree's info/exclude lives in the common git dir: ask git where, rather than assume `.git/`.
@@ -153,13 +186,17 @@ async function populate(
   const sentinelDir = join(root, "sentinels");
   const gitConfig = join(root, "gitconfig");
   const { grandparent, parent, ws } = layout(root, fixture.workspace);
-  for (const dir of [home, tmp, codexHome, sentinelDir, parent])
-    await mkdir(dir, { recursive: true });
-  await mkdir(join(home, ".config"));
-  await mkdir(join(home, ".cache"));
-  await mkdir(join(home, ".local", "share"), { recursive: true });
-  await mkdir(join(home, ".local", "state"), { recursive: true });
-  await writeFile(gitConfig, "[init]\n\tdefaultBranch = main\n[safe]\n\tdirectory = *\n");
+  // Independent directories: made concurrently (each recursive mkdir makes its own ancestors).
+  await Promise.all([
+    ...[
+      tmp,
+      codexHome,
+      sentinelDir,
+      parent,
+      ...["config", "cache", "local/share", "local/state"].map((d) => join(home, `.${d}`)),
+    ].map((dir) => mkdir(dir, { recursive: true })),
+    writeFile(gitConfig, "[init]\n\tdefaultBranch = main\n[safe]\n\tdirectory = *\n"),
+  ]);
   const env: Record<string, string> = {
     HOME: home,
     XDG_CONFIG_HOME: join(home, ".config"),
@@ -193,15 +230,13 @@ async function populate(
   if (fixture.workspace === "nested-worktree") {
     // The primary checkout is the workspace's parent directory; the workspace is its worktree.
     await plant("parent");
-    await initRepo(parent, gitEnv);
-    await git(["worktree", "add", "-q", "-b", "witness-ws", ws], parent, gitEnv);
+    await commitAll(parent, gitEnv, { init: true, message: "witness fixture", worktree: ws });
     await plant("workspace");
-    await git(["add", "-A"], ws, gitEnv);
-    await git(["commit", "-q", "--allow-empty", "-m", "witness workspace"], ws, gitEnv);
+    await commitAll(ws, gitEnv, { init: false, message: "witness workspace" });
   } else {
     await mkdir(ws, { recursive: true });
     await plant("workspace");
-    await initRepo(ws, gitEnv);
+    await commitAll(ws, gitEnv, { init: true, message: "witness fixture" });
     await plant("parent");
   }
   const sentinelsIn = fixture.sentinelsIn ?? {};
