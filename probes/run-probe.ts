@@ -75,15 +75,23 @@ export async function runProbe(
     return missingCli(spec, error, performance.now() - started);
   }
   const baseEnv = buildChildEnv({ parent: process.env });
-  const cell = await createCell({ fixture: spec.fixture, nonce, cli: spec.cli.name, baseEnv });
+  // The cell and the namespace do not depend on each other: build one while the other starts.
+  const [made, acquired] = await Promise.allSettled([
+    createCell({ fixture: spec.fixture, nonce, cli: spec.cli.name, baseEnv }),
+    options.noNetns ? null : netnsTools().then((tools) => (tools ? acquireSlot(tools) : null)),
+  ]);
+  if (made.status === "rejected" || acquired.status === "rejected") {
+    if (acquired.status === "fulfilled") await acquired.value?.release();
+    if (made.status === "fulfilled") dispose(made.value, options);
+    throw made.status === "rejected" ? made.reason : (acquired as PromiseRejectedResult).reason;
+  }
+  const cell = made.value;
+  const slot: NetnsSlot | null = acquired.value;
   let server: FakeServer | null = null;
-  let slot: NetnsSlot | null = null;
   try {
     const script = resolveSentinelsDeep(spec.script, (name) => cellSentinelPath(cell, name));
     const claude = spec.cli.name === "claude-code";
     const responder = claude ? anthropicResponder(script) : openaiResponder(script);
-    const tools = options.noNetns ? null : await netnsTools();
-    slot = tools ? await acquireSlot(tools) : null;
     server = await startFakeServer(responder, slot ? { socketPath: slot.socketPath } : {});
     const baseUrl = slot ? `http://127.0.0.1:${slot.port}` : server.url;
 
