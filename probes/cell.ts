@@ -301,3 +301,20 @@ export function removeCellLater(cell: Cell): void {
 export async function cellsRemoved(): Promise<void> {
   await Promise.all([...removing.values()]);
 }
+
+/**
+ * Starts writing the cell's filesystem back to disk (Linux `sync -f`) without waiting for it.
+ * A CLI started in a freshly written cell otherwise pays for that writeback in its own first
+ * fsyncs (Codex's state database); flushed while the CLI boots, it mostly costs nothing.
+ */
+export function startCellFlush(cell: Cell): void {
+  if (process.platform !== "linux") return;
+  // runProcess never rejects: a missing `sync` only means the CLI does the flushing itself.
+  void runProcess({
+    file: "sync",
+    args: ["-f", cell.root],
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    cwd: "/",
+    timeoutMs: 60_000,
+  });
+}

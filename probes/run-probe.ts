@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { buildChildEnv, redactEnv } from "../orchestrator/child-env.js";
 import { runProcess, type ExecResult } from "../orchestrator/exec.js";
 import { parseWith } from "../orchestrator/read-input.js";
-import { cellSentinelPath, cellSentinels, createCell, removeCellLater, type Cell } from "./cell.js";
+import {
+  cellSentinelPath,
+  cellSentinels,
+  createCell,
+  removeCellLater,
+  startCellFlush,
+  type Cell,
+} from "./cell.js";
 import { anthropicIssuedCalls, anthropicResponder } from "./fake-anthropic.js";
 import { openaiIssuedCalls, openaiResponder } from "./fake-openai.js";
 import { startFakeServer, type CapturedRequest, type FakeServer } from "./fake-server.js";
@@ -104,6 +111,7 @@ export async function runProbe(
       set: { ...cell.env, ...(planned?.env ?? {}), ...endpointEnv(spec.cli.name, baseUrl) },
     });
     const launch = slot ? slot.wrap(cli.bin, args) : { file: cli.bin, args };
+    startCellFlush(cell);
     const result = await runProcess({
       file: launch.file,
       args: launch.args,
