@@ -104,6 +104,8 @@ describe("network isolation", () => {
       await a.release();
       await b.release();
       await releaseWarmSlot();
+      // release() does not wait for the forwarder to exit; `stopped` says when it has.
+      await Promise.all([a.stopped, b.stopped]);
       const after = await runProcess({ ...a.wrap("/bin/true", []), env: {}, cwd: "/" });
       expect(after.exitCode).not.toBe(0);
     },
