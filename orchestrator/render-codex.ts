@@ -3,7 +3,13 @@ import { join } from "node:path";
 import { CODEX_INSTRUCTION_FILES, codexAmbient } from "./ambient-context.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { RefusalError } from "./errors.js";
-import { ceilingCut, notRendered, type RenderInput, type Rendered } from "./render-input.js";
+import {
+  ceilingCut,
+  notRendered,
+  TOOL_FIELDS,
+  type RenderInput,
+  type Rendered,
+} from "./render-input.js";
 
 /** The four arguments layer 1 becomes on Codex; only the policy's presence is read, never its value. */
 export const CODEX_ISOLATION = [
@@ -30,14 +36,7 @@ function codexHomeSource(input: RenderInput): string {
 /** Renders a Codex launch: `codex exec ... <prompt>`. */
 export function renderCodex(input: RenderInput): Rendered {
   const { node, policy } = input;
-  const diagnostics: Diagnostic[] = notRendered(input, [
-    "allowedTools",
-    "tools",
-    "disallowedTools",
-    "agent",
-    "pluginDirs",
-    "skills",
-  ]);
+  const diagnostics: Diagnostic[] = notRendered(input, TOOL_FIELDS);
   const isolated = policy.settingSources !== undefined;
   const ambient = codexAmbient(input.ambient.value);
   const sandbox =

@@ -32,6 +32,16 @@ export interface Rendered {
   diagnostics: Diagnostic[];
 }
 
+/** Node fields only Claude Code renders; every other adapter warns that they were not applied. */
+export const TOOL_FIELDS = [
+  "allowedTools",
+  "tools",
+  "disallowedTools",
+  "agent",
+  "pluginDirs",
+  "skills",
+] as const;
+
 /** A warning that a declared field has no rendering on this adapter. */
 export function notRendered(input: RenderInput, fields: readonly (keyof NodeSpec)[]): Diagnostic[] {
   return fields

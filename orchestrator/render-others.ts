@@ -2,16 +2,7 @@
 import { join } from "node:path";
 import { piAmbientFiles, piAppendedPrompt } from "./ambient-context.js";
 import type { Diagnostic } from "./diagnostics.js";
-import { notRendered, type RenderInput, type Rendered } from "./render-input.js";
-
-const TOOL_FIELDS = [
-  "allowedTools",
-  "tools",
-  "disallowedTools",
-  "agent",
-  "pluginDirs",
-  "skills",
-] as const;
+import { notRendered, TOOL_FIELDS, type RenderInput, type Rendered } from "./render-input.js";
 
 function common(input: RenderInput, extra: readonly ("effort" | "filesystem")[]): Diagnostic[] {
   return notRendered(input, [...TOOL_FIELDS, ...extra]);
