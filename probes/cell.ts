@@ -1,14 +1,15 @@
 // The probe cell: a throwaway root per spawn with its own HOME, TMPDIR, git workspace and files.
 import { rmSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
-import { InternalError } from "../orchestrator/errors.js";
-import { runProcess, type ExecResult } from "../orchestrator/exec.js";
+import { dirname, join, relative } from "node:path";
+import { runProcess } from "../orchestrator/exec.js";
 import type { FileRoot, Fixture, SentinelPlacement } from "./fixture.js";
 import { plantedMarkerNames, WORKSPACE_SENTINEL_DIR } from "./fixture.js";
 import { markerValue, plantMarkers, sentinelPath } from "./markers.js";
 import type { ProbeCliName } from "./probe-spec.js";
+import { commitAll, makeWorkspaceSentinelDir } from "./cell-git.js";
+import { trustCodexWorkspace, trustWorkspace } from "./cell-trust.js";
 
 /** A built cell: every path the spawn and the observer need. */
 export interface Cell {
@@ -58,111 +59,6 @@ function layout(root: string, workspace: Fixture["workspace"]) {
     parent: join(grandparent, "parent"),
     ws: join(grandparent, "parent", "ws"),
   };
-}
-
-// Every git call gets a fixed identity, so commits never depend on the operator's config.
-const IDENTITY = [
-  "-c",
-  "user.name=witness",
-  "-c",
-  "user.email=witness@invalid",
-  "-c",
-  "commit.gpgsign=false",
-];
-
-function gitFailed(what: string, cwd: string, result: ExecResult): InternalError {
-  return new InternalError(
-    `${what} failed in ${cwd}: ${result.spawnError ?? result.stderr.trim()}`,
-  );
-}
-
-async function git(args: string[], cwd: string, env: Record<string, string>): Promise<string> {
-  const result = await runProcess({
-    file: "git",
-    args: [...IDENTITY, ...args],
-    env,
-    cwd,
-    timeoutMs: 30_000,
-  });
-  if (result.exitCode !== 0) throw gitFailed(`git ${args.join(" ")}`, cwd, result);
-  return result.stdout.trim();
-}
-
-// The repository steps run in one shell: each spawn from this process forks all of it, a shell
-// forking git does not. No template on init: hook samples are not needed and copying them is slow.
-// Usage: sh -c GIT_STEPS witness-git <init|-> <message> <worktree or ""> <git -c options…>
-const GIT_STEPS = `set -eu
-step=$1 message=$2 worktree=$3
-shift 3
-if [ "$step" = init ]; then git "$@" init -q --template= -b main; fi
-git "$@" add -A
-git "$@" commit -q --allow-empty -m "$message"
-if [ -n "$worktree" ]; then git "$@" worktree add -q -b witness-ws "$worktree"; fi
-`;
-
-/** Commits everything in `dir` (after `git init` when `init`), then adds `worktree` when given. */
-async function commitAll(
-  dir: string,
-  env: Record<string, string>,
-  steps: { init: boolean; message: string; worktree?: string },
-): Promise<void> {
-  const result = await runProcess({
-    file: "/bin/sh",
-    args: [
-      "-c",
-      GIT_STEPS,
-      "witness-git",
-      steps.init ? "init" : "-",
-      steps.message,
-      steps.worktree ?? "",
-      ...IDENTITY,
-    ],
-    env,
-    cwd: dir,
-    timeoutMs: 30_000,
-  });
-  if (result.exitCode !== 0) throw gitFailed("git init/add/commit", dir, result);
-}
-
-// A worktree's info/exclude lives in the common git dir: ask git where, rather than assume `.git/`.
-async function makeWorkspaceSentinelDir(ws: string, env: Record<string, string>): Promise<void> {
-  await mkdir(join(ws, WORKSPACE_SENTINEL_DIR));
-  const exclude = resolve(ws, await git(["rev-parse", "--git-path", "info/exclude"], ws, env));
-  await mkdir(dirname(exclude), { recursive: true });
-  let text = "";
-  try {
-    text = await readFile(exclude, "utf8");
-  } catch {
-    // no exclude file yet (the repository was made without a template)
-  }
-  const line = `/${WORKSPACE_SENTINEL_DIR}/\n`;
-  await writeFile(exclude, `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${line}`);
-}
-
-async function trustWorkspace(home: string, workspace: string): Promise<void> {
-  const file = join(home, ".claude.json");
-  let config: Record<string, unknown> = {};
-  try {
-    config = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
-  } catch {
-    // absent or not JSON: start from an empty config
-  }
-  const projects = (config.projects ?? {}) as Record<string, Record<string, unknown>>;
-  projects[workspace] = { ...(projects[workspace] ?? {}), hasTrustDialogAccepted: true };
-  await writeFile(file, JSON.stringify({ ...config, projects }, null, 2));
-}
-
-async function trustCodexWorkspace(codexHome: string, workspace: string): Promise<void> {
-  const file = join(codexHome, "config.toml");
-  let config = "";
-  try {
-    config = await readFile(file, "utf8");
-  } catch {
-    // absent: the trust table is the whole config
-  }
-  // A table appended at the end leaves whatever top-level keys the fixture wrote untouched.
-  const table = `[projects.${JSON.stringify(workspace)}]\ntrust_level = "trusted"\n`;
-  await writeFile(file, `${config}${config === "" || config.endsWith("\n") ? "" : "\n"}\n${table}`);
 }
 
 /** Builds a fresh cell under os.tmpdir(): directories, planted files, git workspace, trust. */
