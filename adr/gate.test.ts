@@ -1,14 +1,14 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CheckFailedError } from "../orchestrator/errors.js";
-import { plantedMarkerNames } from "../probes/fixture.js";
-import type { ProbeSpec } from "../probes/probe-spec.js";
+import { CheckFailedError } from "../core/errors.js";
+import { plantedMarkerNames } from "../probes/contracts/fixture.js";
+import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { runProtocols } from "../measurements/run-protocols.js";
 import type { ProbeFn } from "../measurements/runner.js";
 import { lockProtocol } from "../prereg/lock.js";
-import { marker, observation, protocolText } from "../prereg/test-support/observations.js";
-import { commit, git, put, tempRepo, witness } from "../prereg/test-support/temp-repo.js";
+import { marker, observation, protocolText } from "../test/support/observations.js";
+import { commit, git, put, tempGitRepo, witness } from "../test/support/witness-repo.js";
 import { gateAdrs } from "./gate.js";
 import { promoteAdr } from "./promote.js";
 
@@ -46,7 +46,7 @@ async function gate() {
 }
 
 beforeEach(async () => {
-  repo = await tempRepo();
+  repo = await tempGitRepo();
 });
 afterEach(() => repo.cleanup());
 

@@ -1,8 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { recordSchema, type MeasurementRecord } from "../measurements/record.js";
-import { commitThatAdded, hasCommit, isAncestor, missingCommit, repoRoot } from "../prereg/git.js";
-import { DOCS } from "../prereg/paths.js";
+import { commitThatAdded, hasCommit, isAncestor, missingCommit, repoRoot } from "../core/git.js";
+import { DOCS } from "../core/doc-paths.js";
 import { checkProtocol, isUsable, listProtocols } from "../prereg/verify.js";
 import { parseAdr, type AdrDoc } from "./parse-adr.js";
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CheckFailedError, UsageError } from "../orchestrator/errors.js";
-import { writeFileAtomic } from "../prereg/atomic.js";
+import { CheckFailedError, UsageError } from "../core/errors.js";
+import { writeFileAtomic } from "../core/atomic.js";
 import { judgeAdr, loadGateContext, type AdrRow } from "./gate.js";
 import { withStatus } from "./parse-adr.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AMBIENT_SUPPORT } from "../orchestrator/ambient-support.js";
-import { put, tempRepo, WITNESS_ROOT } from "../prereg/test-support/temp-repo.js";
+import { AMBIENT_SUPPORT } from "../orchestrator/policy/ambient-support.js";
+import { put, tempGitRepo, WITNESS_ROOT } from "../test/support/witness-repo.js";
 import { gateSupportTable, SUPPORT_TABLE_SOURCE } from "./support-table.js";
 
 const honoured = Object.values(AMBIENT_SUPPORT)
@@ -10,7 +10,7 @@ const honoured = Object.values(AMBIENT_SUPPORT)
 describe("the support-table gate", () => {
   let repo: { dir: string; cleanup: () => Promise<void> };
   beforeEach(async () => {
-    repo = await tempRepo();
+    repo = await tempGitRepo();
   });
   afterEach(() => repo.cleanup());
 

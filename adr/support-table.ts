@@ -1,6 +1,6 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
-import { AMBIENT_SUPPORT } from "../orchestrator/ambient-support.js";
+import { AMBIENT_SUPPORT } from "../orchestrator/policy/ambient-support.js";
 import { evidenceFor, loadGateContext, provenanceProblem, type GateContext } from "./gate.js";
 
 /** One honoured cell of the orchestrator's ambient support table, checked against its record. */
@@ -29,7 +29,7 @@ async function checkCited(cell: string, path: string, ctx: GateContext): Promise
 }
 
 /** The table's source, relative to a repository root: present only in witness's own repository. */
-export const SUPPORT_TABLE_SOURCE = join("orchestrator", "ambient-support.ts");
+export const SUPPORT_TABLE_SOURCE = join("orchestrator", "policy", "ambient-support.ts");
 
 /**
  * Every honoured cell of the orchestrator's support table must cite a record the gate accepts.

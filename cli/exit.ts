@@ -1,4 +1,4 @@
-import { CheckFailedError, InputError, RefusalError, UsageError } from "../orchestrator/errors.js";
+import { CheckFailedError, InputError, RefusalError, UsageError } from "../core/errors.js";
 
 /** Writes an error the way a person should see it and returns the process exit code. */
 export function reportError(error: unknown, stderr: (line: string) => void): number {

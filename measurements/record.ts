@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { observationSchema } from "../probes/observation.js";
+import { observationSchema } from "../probes/contracts/observation.js";
 
 /** A verdict on an arm or on a whole protocol. */
 export const verdictSchema = z.enum(["confirmed", "refuted", "inconclusive"]);

@@ -1,12 +1,12 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RefusalError, UsageError } from "../orchestrator/errors.js";
-import { plantedMarkerNames } from "../probes/fixture.js";
-import type { ProbeSpec } from "../probes/probe-spec.js";
+import { RefusalError, UsageError } from "../core/errors.js";
+import { plantedMarkerNames } from "../probes/contracts/fixture.js";
+import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { lockProtocol } from "../prereg/lock.js";
-import { marker, observation, protocolText } from "../prereg/test-support/observations.js";
-import { commit, put, tempRepo } from "../prereg/test-support/temp-repo.js";
+import { marker, observation, protocolText } from "../test/support/observations.js";
+import { commit, put, tempGitRepo } from "../test/support/witness-repo.js";
 import { diffRecords } from "./diff.js";
 import { recordSchema } from "./record.js";
 import { runProtocols } from "./run-protocols.js";
@@ -30,7 +30,7 @@ const seeing =
 
 beforeEach(async () => {
   calls = 0;
-  repo = await tempRepo();
+  repo = await tempGitRepo();
   await put(repo.dir, REL, protocolText());
   await commit(repo.dir, "register 0001");
 });

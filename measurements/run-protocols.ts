@@ -1,8 +1,8 @@
 import { isAbsolute, join, resolve } from "node:path";
-import { UsageError } from "../orchestrator/errors.js";
-import type { CliRef } from "../probes/probe-spec.js";
-import { repoRoot } from "../prereg/git.js";
-import { DOCS } from "../prereg/paths.js";
+import { UsageError } from "../core/errors.js";
+import type { CliRef } from "../probes/contracts/probe-spec.js";
+import { repoRoot } from "../core/git.js";
+import { DOCS } from "../core/doc-paths.js";
 import { listProtocols, refuseUnlessLocked, verifyProtocols } from "../prereg/verify.js";
 import { sameVerdicts } from "./diff.js";
 import type { MeasurementRecord } from "./record.js";

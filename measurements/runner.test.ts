@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { plantedMarkerNames } from "../probes/fixture.js";
-import type { ProbeSpec } from "../probes/probe-spec.js";
-import { canonicalHash, sha256 } from "../prereg/canonical.js";
+import { plantedMarkerNames } from "../probes/contracts/fixture.js";
+import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
+import { canonicalHash, sha256 } from "../core/canonical.js";
 import { parseProtocol } from "../prereg/load.js";
-import { marker, observation, protocolText } from "../prereg/test-support/observations.js";
+import { marker, observation, protocolText } from "../test/support/observations.js";
 import type { LockCheck } from "../prereg/verify.js";
 import { runProtocol, type ProbeFn } from "./runner.js";
 

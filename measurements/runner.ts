@@ -1,8 +1,8 @@
 import { arch, cpus, platform, release } from "node:os";
-import { redactEnv } from "../orchestrator/child-env.js";
-import { InternalError } from "../orchestrator/errors.js";
-import { observationSchema, type Observation } from "../probes/observation.js";
-import { probeSpecSchema, type CliRef, type ProbeSpec } from "../probes/probe-spec.js";
+import { redactEnv } from "../core/child-env.js";
+import { InternalError } from "../core/errors.js";
+import { observationSchema, type Observation } from "../probes/contracts/observation.js";
+import { probeSpecSchema, type CliRef, type ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { evaluatePredicate } from "../prereg/evaluate.js";
 import { predicateLabel } from "../prereg/predicate.js";
 import type { Arm } from "../prereg/protocol.js";

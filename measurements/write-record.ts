@@ -1,12 +1,12 @@
 import { access, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { UsageError } from "../orchestrator/errors.js";
-import { parseDocument, parseWith } from "../orchestrator/read-input.js";
-import { writeFileExclusive } from "../prereg/atomic.js";
+import { UsageError } from "../core/errors.js";
+import { parseDocument, parseWith } from "../core/read-input.js";
+import { writeFileExclusive } from "../core/atomic.js";
 import { recordSchema, type MeasurementRecord } from "./record.js";
 import { renderCsv } from "./render-csv.js";
 import { renderMarkdown } from "./render-md.js";
-import { makeDirs } from "../orchestrator/make-dirs.js";
+import { makeDirs } from "../core/make-dirs.js";
 
 /** `NNNN-slug-cli-version`, the name every file of a record starts with. */
 export function recordBaseName(record: MeasurementRecord): string {

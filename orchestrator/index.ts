@@ -1,5 +1,11 @@
 // The reference orchestrator's public API (`witness/orchestrator`).
-export type { AmbientContext, Adapter, NodeSpec, ProjectConfig, WorkflowSpec } from "./spec.js";
+export type {
+  AmbientContext,
+  Adapter,
+  NodeSpec,
+  ProjectConfig,
+  WorkflowSpec,
+} from "./spec/schemas.js";
 export {
   adapterSchema,
   ambientContextSchema,
@@ -8,23 +14,28 @@ export {
   originSchema,
   projectConfigSchema,
   workflowSpecSchema,
-} from "./spec.js";
-export type { Diagnostic } from "./diagnostics.js";
+} from "./spec/schemas.js";
+export type { Diagnostic } from "./spec/diagnostics.js";
 export type {
   ParentAccess,
   ParentAccessDetector,
   ParentEvidence,
   RunContext,
-} from "./parent-access.js";
-export { newRunContext } from "./parent-access.js";
-export type { AccessDecision, HomeOverlay, LaunchPlan, PlanLaunchInput } from "./launch-plan.js";
-export { planLaunch } from "./plan-launch.js";
-export { materializeHomeOverlay } from "./home-overlay.js";
-export type { ToolPolicy } from "./tool-policy.js";
-export { runOptions, toolPolicyFor, toolPolicySchema } from "./tool-policy.js";
-export { AMBIENT_ENV, resolveAmbient } from "./ambient-context.js";
-export { AMBIENT_SUPPORT, supportOf } from "./ambient-support.js";
-export type { SupportCell } from "./ambient-support.js";
-export { FULL_ACCESS_DISABLE_ENV, decideAccess } from "./full-access.js";
-export { disclosureFor, disclosureSlots } from "./disclosure.js";
-export { readProjectConfig, parseWorkerFullAccess } from "./project-config.js";
+} from "./parent-access/parent-access.js";
+export { newRunContext } from "./parent-access/parent-access.js";
+export type {
+  AccessDecision,
+  HomeOverlay,
+  LaunchPlan,
+  PlanLaunchInput,
+} from "./plan/launch-types.js";
+export { planLaunch } from "./plan/plan-launch.js";
+export { materializeHomeOverlay } from "./run/home-overlay.js";
+export type { ToolPolicy } from "./policy/tool-policy.js";
+export { runOptions, toolPolicyFor, toolPolicySchema } from "./policy/tool-policy.js";
+export { AMBIENT_ENV, resolveAmbient } from "./policy/ambient-context.js";
+export { AMBIENT_SUPPORT, supportOf } from "./policy/ambient-support.js";
+export type { SupportCell } from "./policy/ambient-support.js";
+export { FULL_ACCESS_DISABLE_ENV, decideAccess } from "./policy/full-access.js";
+export { disclosureFor, disclosureSlots } from "./render/disclosure.js";
+export { readProjectConfig, parseWorkerFullAccess } from "./spec/project-config.js";

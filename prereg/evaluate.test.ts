@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evaluatePredicate } from "./evaluate.js";
 import { predicateLabel, predicateSchema, type Predicate } from "./predicate.js";
-import { marker, observation } from "./test-support/observations.js";
+import { marker, observation } from "../test/support/observations.js";
 
 const obs = observation({
   exitCode: 3,

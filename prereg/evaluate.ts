@@ -1,4 +1,4 @@
-import type { Observation } from "../probes/observation.js";
+import type { Observation } from "../probes/contracts/observation.js";
 import { acceptedOutcomes, type Predicate } from "./predicate.js";
 
 /** A predicate's outcome on one observation, with the one-line reason. */

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { InputError } from "../orchestrator/errors.js";
-import { parseDocument, parseWith } from "../orchestrator/read-input.js";
-import { canonicalHash, sha256 } from "./canonical.js";
-import { protocolFileName } from "./paths.js";
+import { InputError } from "../core/errors.js";
+import { parseDocument, parseWith } from "../core/read-input.js";
+import { canonicalHash, sha256 } from "../core/canonical.js";
+import { protocolFileName } from "../core/doc-paths.js";
 import { protocolSchema, type Protocol } from "./protocol.js";
 
 /** A protocol read from disk, with both of its hashes. */

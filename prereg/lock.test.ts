@@ -1,10 +1,10 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RefusalError, UsageError } from "../orchestrator/errors.js";
+import { RefusalError, UsageError } from "../core/errors.js";
 import { amendmentSchema, lockProtocol, readLock } from "./lock.js";
-import { protocolText } from "./test-support/observations.js";
-import { commit, git, put, tempRepo } from "./test-support/temp-repo.js";
+import { protocolText } from "../test/support/observations.js";
+import { commit, git, put, tempGitRepo } from "../test/support/witness-repo.js";
 import { verifyProtocols } from "./verify.js";
 
 const REL = "docs/prereg/0001-demo.yaml";
@@ -12,7 +12,7 @@ let repo: { dir: string; cleanup: () => Promise<void> };
 let file = "";
 
 beforeEach(async () => {
-  repo = await tempRepo();
+  repo = await tempGitRepo();
   file = await put(repo.dir, REL, protocolText());
 });
 afterEach(() => repo.cleanup());

@@ -1,12 +1,12 @@
 import { appendFile, readdir, readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { z } from "zod";
-import { InputError, RefusalError, UsageError } from "../orchestrator/errors.js";
-import { parseDocument, parseWith } from "../orchestrator/read-input.js";
-import { writeFileAtomic } from "./atomic.js";
-import { isCommittedAndClean, lastCommitOf, repoRoot } from "./git.js";
+import { InputError, RefusalError, UsageError } from "../core/errors.js";
+import { parseDocument, parseWith } from "../core/read-input.js";
+import { writeFileAtomic } from "../core/atomic.js";
+import { isCommittedAndClean, lastCommitOf, repoRoot } from "../core/git.js";
 import { loadProtocol, type LoadedProtocol } from "./load.js";
-import { amendmentsPathOf, DOCS, lockPathOf } from "./paths.js";
+import { amendmentsPathOf, DOCS, lockPathOf } from "../core/doc-paths.js";
 
 /** A protocol's lock (`NNNN-slug.lock.json`): what was registered, and in which commit. */
 export const lockSchema = z.strictObject({

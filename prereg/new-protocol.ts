@@ -1,12 +1,12 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { UsageError } from "../orchestrator/errors.js";
-import { PINNED } from "../probes/pinned.js";
-import { writeFileExclusive } from "./atomic.js";
-import { repoRoot } from "./git.js";
+import { UsageError } from "../core/errors.js";
+import { PINNED } from "../probes/contracts/pinned.js";
+import { writeFileExclusive } from "../core/atomic.js";
+import { repoRoot } from "../core/git.js";
 import { parseProtocol } from "./load.js";
-import { DOCS, protocolFileName } from "./paths.js";
-import { makeDirs } from "../orchestrator/make-dirs.js";
+import { DOCS, protocolFileName } from "../core/doc-paths.js";
+import { makeDirs } from "../core/make-dirs.js";
 
 /** Options of `newProtocol`. */
 export interface NewProtocolOptions {

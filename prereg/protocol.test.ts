@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InputError } from "../orchestrator/errors.js";
-import { canonicalHash } from "./canonical.js";
+import { InputError } from "../core/errors.js";
+import { canonicalHash } from "../core/canonical.js";
 import { loadProtocol, parseProtocol } from "./load.js";
-import { protocolText } from "./test-support/observations.js";
-import { witness } from "./test-support/temp-repo.js";
+import { protocolText } from "../test/support/observations.js";
+import { witness } from "../test/support/witness-repo.js";
 
 const BAD = join(dirname(fileURLToPath(import.meta.url)), "test", "fixtures", "bad");
 const expected = JSON.parse(await readFile(join(BAD, "expected.json"), "utf8")) as Record<

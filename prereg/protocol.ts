@@ -1,7 +1,11 @@
 import { z } from "zod";
-import { fixtureSchema, plantedMarkerNames } from "../probes/fixture.js";
-import { cliRefSchema, launchSchema, unusedSentinelPlacements } from "../probes/probe-spec.js";
-import { scriptSchema, sentinelNames } from "../probes/script.js";
+import { fixtureSchema, plantedMarkerNames } from "../probes/contracts/fixture.js";
+import {
+  cliRefSchema,
+  launchSchema,
+  unusedSentinelPlacements,
+} from "../probes/contracts/probe-spec.js";
+import { scriptSchema, sentinelNames } from "../probes/contracts/script.js";
 import { predicateSchema } from "./predicate.js";
 
 const fourDigits = z.string().regex(/^\d{4}$/, 'expected a four-digit id as a string, e.g. "0001"');

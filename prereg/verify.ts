@@ -1,11 +1,11 @@
 import { readdir } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { RefusalError } from "../orchestrator/errors.js";
-import { sha256 } from "./canonical.js";
-import { hasCommit, missingCommit, repoRoot, showAt } from "./git.js";
+import { RefusalError } from "../core/errors.js";
+import { sha256 } from "../core/canonical.js";
+import { hasCommit, missingCommit, repoRoot, showAt } from "../core/git.js";
 import { loadProtocol, type LoadedProtocol } from "./load.js";
 import { readLock, type Lock } from "./lock.js";
-import { DOCS, protocolFileName } from "./paths.js";
+import { DOCS, protocolFileName } from "../core/doc-paths.js";
 
 /** A protocol's standing against its lock. */
 export type LockState = "locked" | "reformatted" | "changed" | "unlocked" | "bad-commit";

@@ -2,10 +2,10 @@
 // a full-access session as full access and a sandboxed one as sandboxed.
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import type { ParentAccess } from "../orchestrator/parent-access.js";
-import { detectParentAccess } from "./parent-access.js";
-import { PINNED } from "./pinned.js";
-import type { ProbeCliName } from "./probe-spec.js";
+import type { ParentAccess } from "../orchestrator/parent-access/parent-access.js";
+import { detectParentAccess } from "../orchestrator/parent-access/detect.js";
+import { PINNED } from "./contracts/pinned.js";
+import type { ProbeCliName } from "./contracts/probe-spec.js";
 import { runProbe } from "./run-probe.js";
 import { defaultCacheDir, ensureCli } from "./vendor-cache.js";
 

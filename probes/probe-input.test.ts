@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { InputError, UsageError } from "../orchestrator/errors.js";
+import { InputError, UsageError } from "../core/errors.js";
 import { loadProbeSpec } from "./probe-input.js";
-import { probeSpecSchema } from "./probe-spec.js";
+import { probeSpecSchema } from "./contracts/probe-spec.js";
 
 const cwd = join(import.meta.dirname, "test", "fixtures", "probe-input");
 

@@ -1,9 +1,9 @@
 // One probe spawn end to end: cell, fake server, launch (netns when possible), observe, clean up.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { buildChildEnv, redactEnv } from "../orchestrator/child-env.js";
-import { runProcess, type ExecResult } from "../orchestrator/exec.js";
-import { parseWith } from "../orchestrator/read-input.js";
+import { buildChildEnv, redactEnv } from "../core/child-env.js";
+import { runProcess, type ExecResult } from "../core/exec.js";
+import { parseWith } from "../core/read-input.js";
 import {
   cellSentinelPath,
   cellSentinels,
@@ -11,18 +11,18 @@ import {
   removeCellLater,
   startCellFlush,
   type Cell,
-} from "./cell.js";
-import { anthropicIssuedCalls, anthropicResponder } from "./fake-anthropic.js";
-import { openaiIssuedCalls, openaiResponder } from "./fake-openai.js";
-import { startFakeServer, type CapturedRequest, type FakeServer } from "./fake-server.js";
-import { acquireSlot, netnsTools, type NetnsSlot } from "./isolation.js";
-import { cliArgs, endpointEnv } from "./launch.js";
-import { newNonce, resolveSentinelsDeep } from "./markers.js";
-import { observationSchema, type Observation } from "./observation.js";
-import { observe, readTranscript } from "./observe.js";
-import { planNodeLaunch } from "./node-launch.js";
-import { probeSpecSchema, type ProbeSpec } from "./probe-spec.js";
-import { sentinelNames, type Script } from "./script.js";
+} from "./cell/cell.js";
+import { anthropicIssuedCalls, anthropicResponder } from "./fake/anthropic-messages.js";
+import { openaiIssuedCalls, openaiResponder } from "./fake/openai-responses.js";
+import { startFakeServer, type CapturedRequest, type FakeServer } from "./fake/server.js";
+import { acquireSlot, netnsTools, type NetnsSlot } from "./isolation/netns.js";
+import { cliArgs, endpointEnv } from "./drivers/launch.js";
+import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
+import { observationSchema, type Observation } from "./contracts/observation.js";
+import { observe, readTranscript } from "./observe/observe.js";
+import { planNodeLaunch } from "./drivers/node-launch.js";
+import { probeSpecSchema, type ProbeSpec } from "./contracts/probe-spec.js";
+import { sentinelNames, type Script } from "./contracts/script.js";
 import { ensureCli } from "./vendor-cache.js";
 
 /** Options of one probe spawn. */

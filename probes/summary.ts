@@ -1,5 +1,5 @@
 // A person-readable summary of one observation (the JSON is the data; this is the screen).
-import type { Observation } from "./observation.js";
+import type { Observation } from "./contracts/observation.js";
 
 /** Renders an observation as short labelled lines. */
 export function summarizeObservation(o: Observation): string {

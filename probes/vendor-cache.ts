@@ -5,11 +5,11 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:f
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { buildChildEnv } from "../orchestrator/child-env.js";
-import { UsageError } from "../orchestrator/errors.js";
-import { runProcess } from "../orchestrator/exec.js";
-import type { CliRef, ProbeCliName } from "./probe-spec.js";
-import { makeDirs } from "../orchestrator/make-dirs.js";
+import { buildChildEnv } from "../core/child-env.js";
+import { UsageError } from "../core/errors.js";
+import { runProcess } from "../core/exec.js";
+import type { CliRef, ProbeCliName } from "./contracts/probe-spec.js";
+import { makeDirs } from "../core/make-dirs.js";
 
 /** The npm package and binary name of each CLI witness can install. */
 export const VENDOR_PACKAGES: Readonly<Record<ProbeCliName, { pkg: string; bin: string }>> = {

@@ -2,6 +2,6 @@
 import { chmodSync, cpSync, existsSync } from "node:fs";
 
 chmodSync("dist/cli/main.js", 0o755);
-for (const dir of ["shims/assets", "probes/assets"]) {
+for (const dir of ["shims/assets", "probes/isolation/assets"]) {
   if (existsSync(dir)) cpSync(dir, `dist/${dir}`, { recursive: true });
 }

@@ -1,4 +1,4 @@
-// Re-creates the transcript fixtures in probes/transcripts/test/fixtures/ from real CLI runs.
+// Re-creates the transcript fixtures in transcripts/test/fixtures/ from real CLI runs.
 // Usage: node --import tsx scripts/record-transcripts.ts [name@version …] [--only <scenario>]
 //   [--bin name@version=/path/to/binary]  (a binary installed by hand, e.g. npm install --prefix)
 // Each run: a temp HOME and git workspace, C's fake model server on loopback, the exact CLI
@@ -6,18 +6,18 @@
 import { copyFile, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { buildChildEnv, redactEnv } from "../orchestrator/child-env.js";
-import { runProcess } from "../orchestrator/exec.js";
-import { anthropicResponder } from "../probes/fake-anthropic.js";
-import { openaiResponder } from "../probes/fake-openai.js";
-import { startFakeServer } from "../probes/fake-server.js";
-import { cliArgs, endpointEnv } from "../probes/launch.js";
-import { parseCliRef, type CliRef } from "../probes/probe-spec.js";
-import { scriptSchema, type Script } from "../probes/script.js";
-import { newestClaudeSession, newestCodexRollout } from "../probes/transcripts/locate.js";
+import { buildChildEnv, redactEnv } from "../core/child-env.js";
+import { runProcess } from "../core/exec.js";
+import { anthropicResponder } from "../probes/fake/anthropic-messages.js";
+import { openaiResponder } from "../probes/fake/openai-responses.js";
+import { startFakeServer } from "../probes/fake/server.js";
+import { cliArgs, endpointEnv } from "../probes/drivers/launch.js";
+import { parseCliRef, type CliRef } from "../probes/contracts/probe-spec.js";
+import { scriptSchema, type Script } from "../probes/contracts/script.js";
+import { newestClaudeSession, newestCodexRollout } from "../transcripts/locate.js";
 import { ensureCli, parseReportedVersion } from "../probes/vendor-cache.js";
 
-const FIXTURES = join(import.meta.dirname, "..", "probes", "transcripts", "test", "fixtures");
+const FIXTURES = join(import.meta.dirname, "..", "transcripts", "test", "fixtures");
 const DEFAULT_REFS = [
   "claude-code@2.1.332",
   "claude-code@2.1.330",

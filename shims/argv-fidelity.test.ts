@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installShims } from "./install.js";
 import { readShimLog } from "./read-log.js";
-import { run, tempDir } from "./test-support/temp.js";
+import { run, tempDir } from "../test/support/temp-dir.js";
 
 const FIXTURE = join(import.meta.dirname, "test/fixtures/nasty-argv/spawn-claude.sh");
 

@@ -6,7 +6,7 @@ import { unmetPlans } from "./assertions.js";
 import { installShims } from "./install.js";
 import { readShimLog } from "./read-log.js";
 import { BEYOND_PLAN_EXIT_CODE, LOG_FAILURE_EXIT_CODE } from "./shim-spec.js";
-import { run, tempDir } from "./test-support/temp.js";
+import { run, tempDir } from "../test/support/temp-dir.js";
 
 const FIXTURES = join(import.meta.dirname, "test/fixtures/pass-through");
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");

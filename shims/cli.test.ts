@@ -1,10 +1,11 @@
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { builtCli } from "../test/support/built-cli.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { run, tempDir } from "./test-support/temp.js";
+import { run, tempDir } from "../test/support/temp-dir.js";
 
-// End to end through the built CLI (`npm test` builds first).
-const MAIN = join(import.meta.dirname, "..", "dist", "cli", "main.js");
+// End to end through the built CLI (`npm test` builds first; a stale dist/ fails loudly).
+const MAIN = builtCli();
 const witness = (args: string[], cwd?: string) =>
   run(process.execPath, [MAIN, ...args], cwd === undefined ? {} : { cwd });
 

@@ -1,5 +1,5 @@
-import { UsageError } from "../orchestrator/errors.js";
-import { runProcess } from "../orchestrator/exec.js";
+import { UsageError } from "../core/errors.js";
+import { runProcess } from "../core/exec.js";
 import { findExecutable } from "./find-executable.js";
 
 /** Absolute paths of the utilities a shim runs, resolved once at install so PATH games cannot break it. */

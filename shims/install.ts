@@ -10,7 +10,7 @@ import {
   writeFile,
 } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { UsageError } from "../orchestrator/errors.js";
+import { UsageError } from "../core/errors.js";
 import { findExecutable, isExecutableFile, isWitnessShim } from "./find-executable.js";
 import { findHostTools } from "./host-tools.js";
 import { bootClock, clearCallClaims, STATE_DIR_NAME, writePlanLengths } from "./state-dir.js";
@@ -30,7 +30,7 @@ import {
   type Outcome,
   type StdinMode,
 } from "./shim-spec.js";
-import { makeDirs } from "../orchestrator/make-dirs.js";
+import { makeDirs } from "../core/make-dirs.js";
 
 /** What `installShims` writes and how those shims behave. */
 export interface InstallShimsOptions {

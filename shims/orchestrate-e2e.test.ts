@@ -1,13 +1,14 @@
 import { copyFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isSecretName } from "../orchestrator/child-env.js";
+import { isSecretName } from "../core/child-env.js";
+import { builtCli } from "../test/support/built-cli.js";
 import { readShimLog } from "./read-log.js";
-import { run, tempDir } from "./test-support/temp.js";
+import { run, tempDir } from "../test/support/temp-dir.js";
 import "./vitest.js";
 
 // Use it on ourselves: the reference orchestrator, built, run with shims on PATH.
-const MAIN = join(import.meta.dirname, "..", "dist", "cli", "main.js");
+const MAIN = builtCli();
 const WORKFLOW = join(import.meta.dirname, "test/fixtures/orchestrate/workflow.yaml");
 
 const SECRETS = {

@@ -1,9 +1,9 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../orchestrator/errors.js";
+import { InputError } from "../core/errors.js";
 import { parseShimLog, readShimLog } from "./read-log.js";
-import { tempDir } from "./test-support/temp.js";
+import { tempDir } from "../test/support/temp-dir.js";
 
 const record = (argv: string[]) =>
   JSON.stringify({

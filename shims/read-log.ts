@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { InputError } from "../orchestrator/errors.js";
+import { InputError } from "../core/errors.js";
 import { shimRecordSchema, type ShimRecord } from "./log-schema.js";
 
 /** A log line that could not be read, with its 1-based line number. */

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isSecretName } from "../orchestrator/child-env.js";
+import { isSecretName } from "../core/child-env.js";
 import { installShims } from "./install.js";
 import { readShimLog } from "./read-log.js";
 import type { ShimRecord } from "./log-schema.js";
-import { run, tempDir } from "./test-support/temp.js";
+import { run, tempDir } from "../test/support/temp-dir.js";
 
 const NAMES = [
   "ANTHROPIC_API_KEY",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { shQuote } from "./sh-quote.js";
-import { run } from "./test-support/temp.js";
+import { run } from "../test/support/temp-dir.js";
 
 const NASTY = [
   "",

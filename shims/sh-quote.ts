@@ -1,4 +1,4 @@
-import { InputError } from "../orchestrator/errors.js";
+import { InputError } from "../core/errors.js";
 
 /** Quotes a string as one POSIX sh word: single quotes, with `'` written as `'\''`. */
 export function shQuote(value: string, what = "value"): string {

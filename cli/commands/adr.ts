@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { CheckFailedError } from "../../orchestrator/errors.js";
+import { CheckFailedError } from "../../core/errors.js";
 import { handled } from "../exit.js";
 
 interface PromoteArgs {

@@ -1,28 +1,23 @@
 // End to end: the built `witness` on the hand-written examples in orchestrator/examples/.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { disclosureFor } from "../../orchestrator/disclosure.js";
-import { runProcess } from "../../orchestrator/exec.js";
-import { fakeClis } from "../../orchestrator/test-support/fake-cli.js";
-import { ancestorExcludes, tempRepo } from "../../orchestrator/test-support/repo.js";
+import { disclosureFor } from "../../orchestrator/render/disclosure.js";
+import { runBuiltCli, WITNESS_ROOT as ROOT } from "../../test/support/built-cli.js";
+import { fakeClis } from "../../test/support/fake-clis.js";
+import { ancestorExcludes, tempWorkspace } from "../../test/support/temp-workspace.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const MAIN = join(ROOT, "dist", "cli", "main.js");
 const EXAMPLES = join(ROOT, "orchestrator", "examples");
 const example = (name: string) => join(EXAMPLES, name);
 
 async function witness(args: string[], options: { cwd: string; home: string; path?: string }) {
-  const result = await runProcess({
-    file: process.execPath,
-    args: [MAIN, ...args],
+  const result = await runBuiltCli(args, {
     env: { PATH: options.path ?? process.env.PATH ?? "/usr/bin:/bin", HOME: options.home },
     cwd: options.cwd,
   });
   return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe.skipIf(!existsSync(MAIN))("witness argv on the examples (built CLI)", () => {
+describe("witness argv on the examples (built CLI)", () => {
   it.each([
     [
       "planned-claude.yaml",
@@ -136,7 +131,7 @@ describe.skipIf(!existsSync(MAIN))("witness argv on the examples (built CLI)", (
       ],
     ],
   ] as const)("%s %j prints the whole argv", async (file, flags, expected) => {
-    const repo = tempRepo();
+    const repo = tempWorkspace();
     const r = await witness(["argv", "--node", example(file), "--json", ...flags], {
       cwd: repo.root,
       home: repo.home,
@@ -147,7 +142,7 @@ describe.skipIf(!existsSync(MAIN))("witness argv on the examples (built CLI)", (
   });
 
   it("shows full access decided by consent, floor and the parent's evidence", async () => {
-    const repo = tempRepo();
+    const repo = tempWorkspace();
     const r = await witness(
       [
         "argv",
@@ -174,7 +169,7 @@ describe.skipIf(!existsSync(MAIN))("witness argv on the examples (built CLI)", (
     ["full-access-opencode.yaml", "full-access-unsupported"],
     ["full-access-read-only.yaml", "full-access-with-filesystem"],
   ])("%s is refused with exit 2 and its reason code", async (file, code) => {
-    const repo = tempRepo();
+    const repo = tempWorkspace();
     const r = await witness(["argv", "--node", example(file)], { cwd: repo.root, home: repo.home });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
@@ -182,7 +177,7 @@ describe.skipIf(!existsSync(MAIN))("witness argv on the examples (built CLI)", (
   });
 
   it("refuses an unknown --ambient-context value by name", async () => {
-    const repo = tempRepo();
+    const repo = tempWorkspace();
     const r = await witness(
       ["argv", "--node", example("planned-codex.yaml"), "--ambient-context", "most"],
       { cwd: repo.root, home: repo.home },
@@ -194,7 +189,7 @@ describe.skipIf(!existsSync(MAIN))("witness argv on the examples (built CLI)", (
   });
 
   it("reports a malformed node as file: path: expected, with no stack", async () => {
-    const repo = tempRepo();
+    const repo = tempWorkspace();
     const file = join(ROOT, "orchestrator", "test", "fixtures", "malformed", "node.yaml");
     const r = await witness(["argv", "--node", file], { cwd: repo.root, home: repo.home });
     expect([r.code, r.stderr]).toEqual([
@@ -204,7 +199,7 @@ describe.skipIf(!existsSync(MAIN))("witness argv on the examples (built CLI)", (
   });
 
   it("reports a dependency cycle in a workflow", async () => {
-    const repo = tempRepo();
+    const repo = tempWorkspace();
     const file = join(ROOT, "orchestrator", "test", "fixtures", "malformed", "cycle.yaml");
     const r = await witness(["plan", "--workflow", file], { cwd: repo.root, home: repo.home });
     expect([r.code, r.stderr]).toEqual([
@@ -214,9 +209,9 @@ describe.skipIf(!existsSync(MAIN))("witness argv on the examples (built CLI)", (
   });
 });
 
-describe.skipIf(!existsSync(MAIN))("witness plan and witness orchestrate (built CLI)", () => {
+describe("witness plan and witness orchestrate (built CLI)", () => {
   it("prints one disclosure slot per runtime, loaded sentences under the opt-in", async () => {
-    const repo = tempRepo();
+    const repo = tempWorkspace();
     const r = await witness(
       ["plan", "--workflow", example("workflow.yaml"), "--accept-loaded-user-config"],
       { cwd: repo.root, home: repo.home },
@@ -232,7 +227,7 @@ describe.skipIf(!existsSync(MAIN))("witness plan and witness orchestrate (built 
   });
 
   it("runs a workflow with fake CLIs, resumes it, and resume takes no widening flag", async () => {
-    const repo = tempRepo();
+    const repo = tempWorkspace();
     const fakes = fakeClis(repo.base, ["claude", "codex"]);
     const path = `${fakes.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`;
     const state = join(repo.base, "state");

@@ -23,8 +23,9 @@ export const argvCommand: CommandModule<object, ArgvArgs> = {
       .option("json", { type: "boolean", default: false, describe: "print the plan as JSON" }),
   handler: handled(async (args: ArgvArgs) => {
     const { argvForNode, launchPlanJson, launchPlanLines } =
-      await import("../../orchestrator/describe-launch.js");
-    const { createParentAccessDetector } = await import("../../probes/parent-access.js");
+      await import("../../orchestrator/plan/describe-launch.js");
+    const { createParentAccessDetector } =
+      await import("../../orchestrator/parent-access/detect.js");
     const plan = await argvForNode({
       nodeFile: args.node,
       ...(args.workflow === undefined ? {} : { workflowFile: args.workflow }),

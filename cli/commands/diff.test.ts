@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { plantedMarkerNames } from "../../probes/fixture.js";
-import type { ProbeSpec } from "../../probes/probe-spec.js";
+import { plantedMarkerNames } from "../../probes/contracts/fixture.js";
+import type { ProbeSpec } from "../../probes/contracts/probe-spec.js";
 import { runProtocols } from "../../measurements/run-protocols.js";
 import { lockProtocol } from "../../prereg/lock.js";
-import { marker, observation, protocolText } from "../../prereg/test-support/observations.js";
-import { commit, put, tempRepo, witness } from "../../prereg/test-support/temp-repo.js";
+import { marker, observation, protocolText } from "../../test/support/observations.js";
+import { commit, put, tempGitRepo, witness } from "../../test/support/witness-repo.js";
 
 let repo: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
-  repo = await tempRepo();
+  repo = await tempGitRepo();
   await put(repo.dir, "docs/prereg/0001-demo.yaml", protocolText());
   await commit(repo.dir, "register");
   await lockProtocol("docs/prereg/0001-demo.yaml", { cwd: repo.dir });

@@ -40,8 +40,9 @@ const runCommand: CommandModule<object, RunArgs> = {
       .option("state", { type: "string", demandOption: true, describe: "state directory (new)" })
       .option("timeout-ms", { type: "number", describe: "per-node timeout" }),
   handler: handled(async (args: RunArgs) => {
-    const { runWorkflow } = await import("../../orchestrator/run-workflow.js");
-    const { createParentAccessDetector } = await import("../../probes/parent-access.js");
+    const { runWorkflow } = await import("../../orchestrator/run/run-workflow.js");
+    const { createParentAccessDetector } =
+      await import("../../orchestrator/parent-access/detect.js");
     const summary = await runWorkflow({
       workflowFile: args.workflow,
       stateDir: args.state,
@@ -63,8 +64,9 @@ const resumeCommand: CommandModule<object, ResumeArgs> = {
       .positional("dir", { type: "string", demandOption: true, describe: "state directory" })
       .option("timeout-ms", { type: "number", describe: "per-node timeout" }),
   handler: handled(async (args: ResumeArgs) => {
-    const { resumeWorkflow } = await import("../../orchestrator/run-workflow.js");
-    const { createParentAccessDetector } = await import("../../probes/parent-access.js");
+    const { resumeWorkflow } = await import("../../orchestrator/run/run-workflow.js");
+    const { createParentAccessDetector } =
+      await import("../../orchestrator/parent-access/detect.js");
     const summary = await resumeWorkflow({
       stateDir: args.dir,
       ...(args["timeout-ms"] === undefined ? {} : { timeoutMs: args["timeout-ms"] }),

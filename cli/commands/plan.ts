@@ -24,8 +24,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       })
       .option("json", { type: "boolean", default: false, describe: "print the plan as JSON" }),
   handler: handled(async (args: PlanArgs) => {
-    const { planFile } = await import("../../orchestrator/describe-launch.js");
-    const { renderPlanScreen } = await import("../../orchestrator/plan-workflow.js");
+    const { planFile } = await import("../../orchestrator/plan/describe-launch.js");
+    const { renderPlanScreen } = await import("../../orchestrator/plan/plan-workflow.js");
     const plan = await planFile({
       workflowFile: args.workflow,
       ...runPolicyOptions(args),

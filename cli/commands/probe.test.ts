@@ -1,17 +1,11 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildChildEnv } from "../../orchestrator/child-env.js";
-import { runProcess } from "../../orchestrator/exec.js";
+import { buildChildEnv } from "../../core/child-env.js";
+import { runBuiltCli, WITNESS_ROOT as ROOT } from "../../test/support/built-cli.js";
 import { probeInputFromArgs } from "./probe.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const MAIN = join(ROOT, "dist", "cli", "main.js");
-
 async function witness(...args: string[]) {
-  return runProcess({
-    file: process.execPath,
-    args: [MAIN, ...args],
+  return runBuiltCli(args, {
     cwd: ROOT,
     env: buildChildEnv({
       parent: process.env,
@@ -46,7 +40,7 @@ describe("witness probe and witness vendors, argv to options", () => {
   });
 });
 
-describe.skipIf(!existsSync(MAIN))("the built witness binary", () => {
+describe("the built witness binary", () => {
   it("exits 2 with the accepted form for a bad CLI reference, without a stack trace", async () => {
     const result = await witness("probe", "--cli", "claude-code@latest", "--", "-p", "x");
     expect(result.exitCode).toBe(2);

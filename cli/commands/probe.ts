@@ -61,7 +61,7 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
     const { runProbe } = await import("../../probes/run-probe.js");
     const { summarizeObservation } = await import("../../probes/summary.js");
     const spec = await loadProbeSpec(probeInputFromArgs(args));
-    const { releaseWarmSlot } = await import("../../probes/isolation.js");
+    const { releaseWarmSlot } = await import("../../probes/isolation/netns.js");
     const observation = await runProbe(spec, {
       keep: args.keep,
       onCellKept: (dir) => process.stderr.write(`cell kept: ${dir}\n`),

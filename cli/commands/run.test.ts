@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { protocolText } from "../../prereg/test-support/observations.js";
-import { commit, put, tempRepo, witness } from "../../prereg/test-support/temp-repo.js";
+import { protocolText } from "../../test/support/observations.js";
+import { commit, put, tempGitRepo, witness } from "../../test/support/witness-repo.js";
 
 let repo: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
-  repo = await tempRepo();
+  repo = await tempGitRepo();
   await put(repo.dir, "docs/prereg/0001-demo.yaml", protocolText());
   await commit(repo.dir, "register");
 });

@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { UsageError } from "../../orchestrator/errors.js";
+import { UsageError } from "../../core/errors.js";
 import { handled } from "../exit.js";
 
 interface RunArgs {
@@ -52,7 +52,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
   handler: handled(async (args: RunArgs) => {
     const { runProtocols } = await import("../../measurements/run-protocols.js");
     const { shown } = await import("../../prereg/verify.js");
-    const { parseCliRef } = await import("../../probes/probe-spec.js");
+    const { parseCliRef } = await import("../../probes/contracts/probe-spec.js");
     const cli = args.cli === undefined ? undefined : parseCliRef(args.cli);
     if (cli === null)
       throw new UsageError(

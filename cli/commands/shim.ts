@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from "yargs";
-import { UsageError } from "../../orchestrator/errors.js";
+import { UsageError } from "../../core/errors.js";
 import type { InstallShimsOptions } from "../../shims/install.js";
 import type { BehaviourInput, StdinMode } from "../../shims/shim-spec.js";
 import { handled } from "../exit.js";
@@ -145,7 +145,7 @@ const install: CommandModule<object, InstallArgs> = {
     const { installShims } = await import("../../shims/install.js");
     let behaviour: BehaviourInput;
     if ("planFile" in request) {
-      const { readPlanFile } = await import("../../shims/plan-file.js");
+      const { readPlanFile } = await import("../../shims/call-plan-file.js");
       behaviour = await readPlanFile(request.planFile);
     } else behaviour = request.behaviour;
     const installed = await installShims({ ...installOptionsFromArgs(args), behaviour });

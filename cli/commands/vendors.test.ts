@@ -1,13 +1,10 @@
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildChildEnv } from "../../orchestrator/child-env.js";
-import { runProcess } from "../../orchestrator/exec.js";
+import { buildChildEnv } from "../../core/child-env.js";
+import { runBuiltCli, WITNESS_ROOT as ROOT } from "../../test/support/built-cli.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const MAIN = join(ROOT, "dist", "cli", "main.js");
 const FAKE_NPM = join(ROOT, "probes", "test", "fixtures", "fake-npm");
 
 let cache: string;
@@ -20,9 +17,7 @@ afterEach(async () => {
 
 // The built CLI with an empty cache and a fake npm first on PATH (it installs tiny stand-in CLIs).
 function witness(...args: string[]) {
-  return runProcess({
-    file: process.execPath,
-    args: [MAIN, ...args],
+  return runBuiltCli(args, {
     cwd: ROOT,
     env: buildChildEnv({
       parent: process.env,
@@ -32,7 +27,7 @@ function witness(...args: string[]) {
   });
 }
 
-describe.skipIf(!existsSync(MAIN))("witness vendors (built binary, fake npm)", () => {
+describe("witness vendors (built binary, fake npm)", () => {
   it("adds two CLIs, lists them and prints each binary's path", async () => {
     const add = await witness("vendors", "add", "claude-code@2.1.332", "codex@0.171.0");
     expect(add.stderr).toBe("");

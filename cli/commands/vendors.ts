@@ -1,11 +1,11 @@
 import type { CommandModule } from "yargs";
-import { UsageError } from "../../orchestrator/errors.js";
-import type { CliRef } from "../../probes/probe-spec.js";
+import { UsageError } from "../../core/errors.js";
+import type { CliRef } from "../../probes/contracts/probe-spec.js";
 import { handled } from "../exit.js";
 
 /** Parses `name@version` arguments; the first bad one is a usage error naming the accepted form. */
 export async function parseRefs(texts: readonly string[]): Promise<CliRef[]> {
-  const { parseCliRef } = await import("../../probes/probe-spec.js");
+  const { parseCliRef } = await import("../../probes/contracts/probe-spec.js");
   return texts.map((text) => {
     const ref = parseCliRef(text);
     if (ref === null) {

@@ -1,0 +1,135 @@
+// ambient_context: resolve its value by precedence and translate it per backend (seed 003).
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { RefusalError } from "../../core/errors.js";
+import { ancestorsAbove, pathFromRoot } from "./git-root.js";
+import {
+  ambientContextSchema,
+  type AmbientContext,
+  type NodeSpec,
+  type WorkflowSpec,
+} from "../spec/schemas.js";
+
+/** The environment variable that sets ambient_context for a whole process. */
+export const AMBIENT_ENV = "WITNESS_AMBIENT_CONTEXT";
+
+/** The effective value and where it came from; only the default is not explicit. */
+export interface AmbientResolution {
+  value: AmbientContext;
+  source: "run" | "node" | "workflow" | "environment" | "default";
+}
+
+/** Checks a value typed outside a spec file (run override, environment); refuses an unknown one. */
+export function checkAmbient(value: string, where: string): AmbientContext {
+  const result = ambientContextSchema.safeParse(value);
+  if (!result.success)
+    throw new RefusalError(
+      "ambient-context-invalid",
+      `${where}: "${value}" is not an ambient_context value; expected one of none, workspace, operator, all`,
+    );
+  return result.data;
+}
+
+/** Precedence: run override > node > workflow > WITNESS_AMBIENT_CONTEXT > default `workspace`. */
+export function resolveAmbient(input: {
+  run?: string | undefined;
+  node?: NodeSpec;
+  workflow?: WorkflowSpec | undefined;
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+}): AmbientResolution {
+  if (input.run !== undefined)
+    return { value: checkAmbient(input.run, "run override"), source: "run" };
+  if (input.node?.ambientContext !== undefined)
+    return { value: input.node.ambientContext, source: "node" };
+  const fromWorkflow = input.workflow?.defaults?.ambientContext;
+  if (fromWorkflow !== undefined) return { value: fromWorkflow, source: "workflow" };
+  const fromEnv = input.env?.[AMBIENT_ENV];
+  if (fromEnv !== undefined && fromEnv !== "")
+    return { value: checkAmbient(fromEnv, AMBIENT_ENV), source: "environment" };
+  return { value: "workspace", source: "default" };
+}
+
+/** Claude Code setting sources, in the order the CLI documents them. */
+export const CLAUDE_SOURCES = ["user", "project", "local"] as const;
+export type ClaudeSource = (typeof CLAUDE_SOURCES)[number];
+
+/** Claude Code's translation: the sources ambient asks for and the CLAUDE.md paths it excludes. */
+export interface ClaudeAmbient {
+  sources: ClaudeSource[];
+  excludes?: string[];
+}
+
+/** Seed 003's Claude Code row; `root` is the git top level of the node's working directory. */
+export function claudeAmbient(value: AmbientContext, root: string): ClaudeAmbient {
+  switch (value) {
+    case "none":
+      return { sources: ["project"], excludes: ["**"] };
+    case "workspace":
+      return {
+        sources: ["project"],
+        excludes: ancestorsAbove(root).flatMap((dir) => [
+          join(dir, "CLAUDE.md"),
+          join(dir, "CLAUDE.local.md"),
+          join(dir, ".claude", "**"),
+        ]),
+      };
+    case "operator":
+      return { sources: ["user", "project"], excludes: [join(root, "**")] };
+    case "all":
+      return { sources: ["user", "project"] };
+  }
+}
+
+/** Codex's translation: project docs off, and/or a CODEX_HOME overlay without AGENTS*.md. */
+export interface CodexAmbient {
+  projectDocsOff: boolean;
+  homeWithoutInstructions: boolean;
+}
+
+/** Seed 003's Codex row. */
+export function codexAmbient(value: AmbientContext): CodexAmbient {
+  return {
+    projectDocsOff: value === "none" || value === "operator",
+    homeWithoutInstructions: value === "none" || value === "workspace",
+  };
+}
+
+/** The instruction files a Codex home overlay leaves out. */
+export const CODEX_INSTRUCTION_FILES = ["AGENTS.md", "AGENTS.override.md"];
+
+/** pi's per-directory candidates, first existing one wins. */
+export const PI_CANDIDATES = [
+  "AGENTS.override.md",
+  "AGENTS.md",
+  "AGENTS.MD",
+  "CLAUDE.md",
+  "CLAUDE.MD",
+];
+
+function firstCandidate(dir: string): string[] {
+  const found = PI_CANDIDATES.map((name) => join(dir, name)).find((path) => existsSync(path));
+  return found === undefined ? [] : [found];
+}
+
+/**
+ * The files the engine resolves for pi, most general first: pi's agent directory, the ancestors
+ * above the root, then the workspace from the root down to the working directory.
+ */
+export function piAmbientFiles(
+  value: AmbientContext,
+  paths: { root: string; cwd: string; agentDir: string | undefined },
+): string[] {
+  const operator = value === "operator" || value === "all";
+  const workspace = value === "workspace" || value === "all";
+  const agentFile = paths.agentDir === undefined ? [] : [join(paths.agentDir, "AGENTS.md")];
+  return [
+    ...(operator ? agentFile.filter((path) => existsSync(path)) : []),
+    ...(operator ? [...ancestorsAbove(paths.root)].reverse().flatMap(firstCandidate) : []),
+    ...(workspace ? pathFromRoot(paths.root, paths.cwd).flatMap(firstCandidate) : []),
+  ];
+}
+
+/** The text appended to pi's system prompt: each file under a heading naming its path. */
+export function piAppendedPrompt(files: readonly string[]): string {
+  return files.map((path) => `# ${path}\n\n${readFileSync(path, "utf8").trimEnd()}\n`).join("\n");
+}

@@ -1,0 +1,126 @@
+// Which backend honours, refuses or has not measured each ambient_context value (seed 003, ADR 0001).
+import type { AmbientContext } from "../spec/schemas.js";
+
+/** A backend named by seed 003: the adapters plus kimi and grok, which it also rules on. */
+export type AmbientBackend =
+  "claude-code" | "codex" | "opencode" | "pi" | "cursor" | "gemini" | "qwen" | "kimi" | "grok";
+
+/**
+ * One cell. `honoured` must cite the witness measurement record that earned it (the ADR gate
+ * checks the path); a cell without one is `unmeasured`, however plausible its translation.
+ */
+export type SupportCell =
+  | { verdict: "honoured"; record: string; evidence: string }
+  | { verdict: "refused"; why: string }
+  | { verdict: "unmeasured"; why: string };
+
+type Row = Readonly<Record<AmbientContext, SupportCell>>;
+
+/** Record 0001: real Claude Code 2.1.332, `--setting-sources user,project` loads every planted file. */
+export const RECORD_0001 =
+  "docs/measurements/0001-claude-code-setting-sources-claude-code-2.1.332.json";
+
+/** Record 0002: the orchestrator's `none` argv on Claude Code 2.1.332 keeps every planted file out. */
+export const RECORD_0002 =
+  "docs/measurements/0002-claude-code-ambient-none-claude-code-2.1.332.json";
+
+/** Record 0003: hand-written `workspace` and `operator` nodes on Claude Code 2.1.332. */
+export const RECORD_0003 =
+  "docs/measurements/0003-claude-code-ambient-workspace-operator-claude-code-2.1.332.json";
+
+/** Record 0004: hand-written Codex 0.171.0 nodes under each of the four values. */
+export const RECORD_0004 = "docs/measurements/0004-codex-ambient-context-codex-0.171.0.json";
+
+const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
+const refused = (why: string): SupportCell => ({ verdict: "refused", why });
+const allFour = (cell: SupportCell): Row => ({
+  none: cell,
+  workspace: cell,
+  operator: cell,
+  all: cell,
+});
+
+const codexHonoured = (what: string): SupportCell => ({
+  verdict: "honoured",
+  record: RECORD_0004,
+  evidence: `${what}, workspace outside and under HOME, 3 of 3 spawns per arm`,
+});
+const NO_RECORD = (cli: string, how: string): SupportCell =>
+  unmeasured(`${cli} translates it (${how}), but no witness record has measured that launch yet`);
+const OPENCODE_LOADER =
+  "opencode loads its global AGENTS.md and every AGENTS.md up to the home directory, with no switch to stop it";
+const KIMI_WALK = "kimi has no switch that skips the repository walk";
+const GROK_TRUST = "grok reads the project's instruction files whenever it trusts the folder";
+const NO_MECHANISM = (cli: string): SupportCell =>
+  unmeasured(
+    `no ambient_context mechanism is known or measured for ${cli}; it keeps its own conventions`,
+  );
+
+/** The support table, backend × value. Refusals need only a loader seen without a switch (seed 003). */
+export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
+  "claude-code": {
+    none: {
+      verdict: "honoured",
+      record: RECORD_0002,
+      evidence:
+        '--setting-sources project with claudeMdExcludes ["**"] kept all five planted files out, workspace outside and under HOME, 3 of 3 spawns per arm',
+    },
+    workspace: {
+      verdict: "honoured",
+      record: RECORD_0003,
+      evidence:
+        "--setting-sources project with the ancestors above the git root excluded loaded the workspace's CLAUDE.md and rules and nothing else, workspace outside and under HOME, 3 of 3 spawns per arm",
+    },
+    operator: {
+      verdict: "honoured",
+      record: RECORD_0003,
+      evidence:
+        "--setting-sources user,project with <git root>/** excluded loaded the ancestor's and HOME's files and none of the workspace's, outside and under HOME, 3 of 3 spawns per arm",
+    },
+    all: {
+      verdict: "honoured",
+      record: RECORD_0001,
+      evidence:
+        "--setting-sources user,project loaded every planted instruction file, 3 of 3 spawns per arm",
+    },
+  },
+  codex: {
+    none: codexHonoured(
+      "project_doc_max_bytes=0 and a CODEX_HOME overlay without AGENTS.md loaded no AGENTS.md",
+    ),
+    workspace: codexHonoured(
+      "a CODEX_HOME overlay without AGENTS.md loaded the repository's AGENTS.md only",
+    ),
+    operator: codexHonoured("project_doc_max_bytes=0 loaded $CODEX_HOME/AGENTS.md only"),
+    all: codexHonoured("unchanged loading read both the repository's and $CODEX_HOME's AGENTS.md"),
+  },
+  pi: allFour(NO_RECORD("pi", "--no-context-files plus the engine-resolved files")),
+  opencode: {
+    none: refused(OPENCODE_LOADER),
+    workspace: refused(OPENCODE_LOADER),
+    operator: refused(OPENCODE_LOADER),
+    all: unmeasured("opencode's native loading was read from its source, not measured"),
+  },
+  kimi: {
+    none: refused(KIMI_WALK),
+    workspace: unmeasured(
+      "seed 003 measured a KIMI_CODE_HOME overlay; witness has no record of it",
+    ),
+    operator: refused(KIMI_WALK),
+    all: unmeasured("seed 003 measured kimi's native loading; witness has no record of it"),
+  },
+  grok: {
+    none: refused(GROK_TRUST),
+    workspace: unmeasured("what grok reads from GROK_HOME and the vendor homes is unmeasured"),
+    operator: refused(GROK_TRUST),
+    all: unmeasured("grok's native loading was read from its source, not measured"),
+  },
+  cursor: allFour(NO_MECHANISM("cursor")),
+  gemini: allFour(NO_MECHANISM("gemini")),
+  qwen: allFour(NO_MECHANISM("qwen")),
+};
+
+/** The cell for one backend and value. */
+export function supportOf(backend: AmbientBackend, value: AmbientContext): SupportCell {
+  return AMBIENT_SUPPORT[backend][value];
+}

@@ -1,0 +1,63 @@
+// Codex argv: sandbox and approval on every node, the isolation bit, ambient_context, full access.
+import { join } from "node:path";
+import { CODEX_INSTRUCTION_FILES, codexAmbient } from "../policy/ambient-context.js";
+import type { Diagnostic } from "../spec/diagnostics.js";
+import { RefusalError } from "../../core/errors.js";
+import {
+  ceilingCut,
+  notRendered,
+  TOOL_FIELDS,
+  type RenderInput,
+  type Rendered,
+} from "./render-input.js";
+
+/** The four arguments layer 1 becomes on Codex; only the policy's presence is read, never its value. */
+export const CODEX_ISOLATION = [
+  "--ignore-user-config",
+  "--ignore-rules",
+  "-c",
+  "project_doc_max_bytes=0",
+  "-c",
+  "mcp_servers={}",
+];
+
+function codexHomeSource(input: RenderInput): string {
+  const fromEnv = input.env.CODEX_HOME;
+  if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
+  const home = input.operatorHome ?? input.env.HOME;
+  if (home === undefined || home === "")
+    throw new RefusalError(
+      "operator-home-unknown",
+      `node ${input.node.id}: ambient_context ${input.ambient.value} needs the operator's CODEX_HOME, and neither CODEX_HOME nor HOME is known`,
+    );
+  return join(home, ".codex");
+}
+
+/** Renders a Codex launch: `codex exec ... <prompt>`. */
+export function renderCodex(input: RenderInput): Rendered {
+  const { node, policy } = input;
+  const diagnostics: Diagnostic[] = notRendered(input, TOOL_FIELDS);
+  const isolated = policy.settingSources !== undefined;
+  const ambient = codexAmbient(input.ambient.value);
+  const sandbox =
+    input.access.mode === "full-access"
+      ? "danger-full-access"
+      : (input.filesystem ?? "workspace-write");
+  const args = ["exec", "--sandbox", sandbox, "-c", 'approval_policy="never"'];
+  if (isolated) args.push(...CODEX_ISOLATION);
+  else if (ambient.projectDocsOff) args.push("-c", "project_doc_max_bytes=0");
+  const asksForProjectDocs = input.ambient.value === "workspace" || input.ambient.value === "all";
+  if (isolated && asksForProjectDocs && input.ambient.source !== "default")
+    diagnostics.push(ceilingCut(input, "the repository's AGENTS.md files"));
+  if (node.model !== undefined) args.push("-m", node.model);
+  if (node.effort !== undefined) args.push("-c", `model_reasoning_effort="${node.effort}"`);
+  args.push(input.prompt);
+  const rendered: Rendered = { file: "codex", args, env: {}, diagnostics };
+  if (ambient.homeWithoutInstructions)
+    rendered.homeOverlay = {
+      variable: "CODEX_HOME",
+      source: codexHomeSource(input),
+      exclude: [...CODEX_INSTRUCTION_FILES],
+    };
+  return rendered;
+}

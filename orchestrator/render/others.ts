@@ -1,0 +1,53 @@
+// opencode, pi, Cursor, Gemini CLI and Qwen Code argv: model, prompt, and what each can render.
+import { join } from "node:path";
+import { piAmbientFiles, piAppendedPrompt } from "../policy/ambient-context.js";
+import type { Diagnostic } from "../spec/diagnostics.js";
+import { notRendered, TOOL_FIELDS, type RenderInput, type Rendered } from "./render-input.js";
+
+function common(input: RenderInput, extra: readonly ("effort" | "filesystem")[]): Diagnostic[] {
+  return notRendered(input, [...TOOL_FIELDS, ...extra]);
+}
+
+/** opencode: `opencode run -m <model> <words...>`; it keeps quotes of a single quoted argument. */
+export function renderOpencode(input: RenderInput): Rendered {
+  const args = ["run"];
+  if (input.node.model !== undefined) args.push("-m", input.node.model);
+  args.push(...input.prompt.split(/\s+/).filter((word) => word !== ""));
+  return { file: "opencode", args, env: {}, diagnostics: common(input, ["effort", "filesystem"]) };
+}
+
+/** pi: its own context walk is always off; the engine supplies the files ambient_context allows. */
+export function renderPi(input: RenderInput): Rendered {
+  const home = input.operatorHome ?? input.env.HOME;
+  const agentDir =
+    input.env.PI_CODING_AGENT_DIR ?? (home === undefined ? undefined : join(home, ".pi", "agent"));
+  const files = piAmbientFiles(input.ambient.value, { root: input.root, cwd: input.cwd, agentDir });
+  const args = ["-p", "--no-context-files"];
+  if (files.length > 0) args.push("--append-system-prompt", piAppendedPrompt(files));
+  if (input.node.model !== undefined) args.push("--model", input.node.model);
+  if (input.node.effort !== undefined) args.push("--thinking", input.node.effort);
+  args.push(input.prompt);
+  return { file: "pi", args, env: {}, diagnostics: common(input, ["filesystem"]) };
+}
+
+/** Cursor: `cursor-agent -p ...`; full access is `--sandbox disabled`. */
+export function renderCursor(input: RenderInput): Rendered {
+  const args = ["-p"];
+  if (input.node.model !== undefined) args.push("--model", input.node.model);
+  if (input.access.mode === "full-access") args.push("--sandbox", "disabled");
+  args.push(input.prompt);
+  return {
+    file: "cursor-agent",
+    args,
+    env: {},
+    diagnostics: common(input, ["effort", "filesystem"]),
+  };
+}
+
+/** Gemini CLI and Qwen Code share a shape: `-m <model> -p <prompt>`. */
+export function renderGeminiLike(input: RenderInput, file: "gemini" | "qwen"): Rendered {
+  const args: string[] = [];
+  if (input.node.model !== undefined) args.push("-m", input.node.model);
+  args.push("-p", input.prompt);
+  return { file, args, env: {}, diagnostics: common(input, ["effort", "filesystem"]) };
+}

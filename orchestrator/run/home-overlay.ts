@@ -1,0 +1,25 @@
+// Materializes a per-run home: a symlink mirror of the operator's directory minus excluded entries.
+import { mkdir, readdir, symlink } from "node:fs/promises";
+import { join } from "node:path";
+import type { HomeOverlay } from "../plan/launch-types.js";
+
+/** Creates `targetDir` and links every entry of `overlay.source` into it except the excluded names. */
+export async function materializeHomeOverlay(
+  overlay: HomeOverlay,
+  targetDir: string,
+): Promise<void> {
+  await mkdir(targetDir, { recursive: true });
+  let entries: string[];
+  try {
+    entries = await readdir(overlay.source);
+  } catch (error) {
+    // An operator without that home has nothing to mirror; the overlay is then an empty directory.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  const excluded = new Set(overlay.exclude);
+  for (const name of entries) {
+    if (excluded.has(name)) continue;
+    await symlink(join(overlay.source, name), join(targetDir, name));
+  }
+}

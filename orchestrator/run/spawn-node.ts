@@ -1,0 +1,83 @@
+// One planned launch through the exec seam: child env, home overlay, events, logs, final state.
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { buildChildEnv } from "../../core/child-env.js";
+import type { EventLog } from "./events.js";
+import { runProcess } from "../../core/exec.js";
+import { materializeHomeOverlay } from "./home-overlay.js";
+import type { LaunchPlan } from "../plan/launch-types.js";
+import type { NodeState } from "./state.js";
+
+/** Beyond the shared allow-list, an agent child needs its HOME and config roots (never a secret). */
+export const CHILD_ALLOW = [
+  "HOME",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_CACHE_HOME",
+  "CODEX_HOME",
+  "TMPDIR",
+];
+
+/** Where and how a node is spawned within a run. */
+export interface SpawnContext {
+  stateDir: string;
+  cwd: string;
+  /** The parent environment; the child gets its allow-listed part plus the plan's own variables. */
+  env: Readonly<Record<string, string | undefined>>;
+  log: EventLog;
+  timeoutMs?: number;
+  /** Called once the node is about to start, so the run can record it as running. */
+  onStart: (running: NodeState) => Promise<void>;
+}
+
+/** Spawns a planned node and returns its settled state; a failing child is a result, not a throw. */
+export async function spawnNode(plan: LaunchPlan, context: SpawnContext): Promise<NodeState> {
+  const id = plan.nodeId;
+  if (plan.parentCheck !== undefined)
+    await context.log.append({ type: "worker_access.parent", nodeId: id, ...plan.parentCheck });
+  const childEnv = buildChildEnv({ parent: context.env, allow: CHILD_ALLOW, set: plan.env });
+  if (plan.homeOverlay !== undefined) {
+    const target = join(context.stateDir, "homes", id, plan.homeOverlay.variable);
+    // A resumed leg rebuilds the mirror; rm removes the links, never what they point at.
+    await rm(target, { recursive: true, force: true });
+    await materializeHomeOverlay(plan.homeOverlay, target);
+    childEnv[plan.homeOverlay.variable] = target;
+  }
+  await context.log.append({
+    type: "agent.start",
+    nodeId: id,
+    adapter: plan.adapter,
+    file: plan.file,
+    args: plan.args,
+    access: plan.access,
+    ambient: plan.ambient,
+  });
+  const startedAt = new Date().toISOString();
+  await context.onStart({ status: "running", startedAt });
+  const result = await runProcess({
+    file: plan.file,
+    args: plan.args,
+    env: childEnv,
+    cwd: context.cwd,
+    ...(context.timeoutMs === undefined ? {} : { timeoutMs: context.timeoutMs }),
+  });
+  const logs = join(context.stateDir, "logs");
+  await mkdir(logs, { recursive: true });
+  await writeFile(join(logs, `${id}.stdout`), result.stdout, "utf8");
+  await writeFile(join(logs, `${id}.stderr`), result.stderr, "utf8");
+  const status = result.exitCode === 0 ? "succeeded" : "failed";
+  await context.log.append({
+    type: "agent.end",
+    nodeId: id,
+    status,
+    exitCode: result.exitCode,
+    durationMs: Math.round(result.durationMs),
+  });
+  return {
+    status,
+    exitCode: result.exitCode,
+    ...(result.spawnError === null ? {} : { reason: result.spawnError }),
+    startedAt,
+    finishedAt: new Date().toISOString(),
+  };
+}

@@ -1,0 +1,80 @@
+// state.json of `witness orchestrate`: the workflow, each planned node's tool policy, node progress.
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import { InputError, UsageError } from "../../core/errors.js";
+import { parseDocument, parseWith } from "../../core/read-input.js";
+import { ambientContextSchema, workflowSpecSchema } from "../spec/schemas.js";
+import { toolPolicySchema } from "../policy/tool-policy.js";
+import { makeDirs } from "../../core/make-dirs.js";
+
+/** Where a node stands in a run. */
+export const nodeStatusSchema = z.enum([
+  "pending",
+  "running",
+  "succeeded",
+  "failed",
+  "refused",
+  "skipped",
+]);
+export type NodeStatus = z.infer<typeof nodeStatusSchema>;
+
+/** One node's progress. */
+export const nodeStateSchema = z.strictObject({
+  status: nodeStatusSchema,
+  exitCode: z.number().int().nullable().optional(),
+  reason: z.string().optional(),
+  startedAt: z.string().optional(),
+  finishedAt: z.string().optional(),
+});
+export type NodeState = z.infer<typeof nodeStateSchema>;
+
+/**
+ * The run's record. There is no opt-in field: the policies are the record, and a planned policy
+ * without `settingSources` is, unambiguously, an opted-in run (seed 000 §2.7).
+ */
+export const runStateSchema = z.strictObject({
+  version: z.literal(1),
+  workflowFile: z.string(),
+  workflow: workflowSpecSchema,
+  projectConfigFile: z.string().optional(),
+  cwd: z.string(),
+  run: z.strictObject({ ambientContext: ambientContextSchema.optional() }),
+  toolPolicies: z.record(z.string(), toolPolicySchema),
+  nodes: z.record(z.string(), nodeStateSchema),
+});
+export type RunState = z.infer<typeof runStateSchema>;
+
+/** The state file inside a state directory. */
+export function statePath(stateDir: string): string {
+  return join(stateDir, "state.json");
+}
+
+/** Writes state.json atomically (temp file, then rename): a reader never sees half a file. */
+export async function writeState(stateDir: string, state: RunState): Promise<void> {
+  try {
+    await makeDirs(stateDir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unwritable";
+    throw new UsageError(
+      `cannot create the state directory ${stateDir} (${code}); name one you can write to`,
+    );
+  }
+  const target = statePath(stateDir);
+  const temp = `${target}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(state, null, 2)}\n`, "utf8");
+  await rename(temp, target);
+}
+
+/** Reads and validates state.json; a missing or malformed file is an InputError. */
+export async function readState(stateDir: string): Promise<RunState> {
+  const file = statePath(stateDir);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new InputError(file, [{ path: "", message: `cannot read the run state (${code})` }]);
+  }
+  return parseWith(runStateSchema, parseDocument(text, file), file);
+}

@@ -1,0 +1,216 @@
+// The probe cell: a throwaway root per spawn with its own HOME, TMPDIR, git workspace and files.
+import { rmSync } from "node:fs";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { runProcess } from "../../core/exec.js";
+import type { FileRoot, Fixture, SentinelPlacement } from "../contracts/fixture.js";
+import { plantedMarkerNames, WORKSPACE_SENTINEL_DIR } from "../contracts/fixture.js";
+import { markerValue, plantMarkers, sentinelPath } from "./markers.js";
+import type { ProbeCliName } from "../contracts/probe-spec.js";
+import { commitAll, makeWorkspaceSentinelDir } from "./git-steps.js";
+import { trustCodexWorkspace, trustWorkspace } from "./trust.js";
+
+/** A built cell: every path the spawn and the observer need. */
+export interface Cell {
+  root: string;
+  home: string;
+  tmp: string;
+  codexHome: string;
+  workspace: string;
+  parent: string;
+  grandparent: string;
+  /** Where sentinels placed in the cell live: `<root>/sentinels`. */
+  sentinelDir: string;
+  /** Where sentinels placed in the workspace live: `<workspace>/.witness-sentinels`. */
+  workspaceSentinelDir: string;
+  /** The fixture's `sentinelsIn`: every sentinel not named here lies in the cell. */
+  sentinelsIn: Record<string, SentinelPlacement>;
+  /** Git's global config file inside the cell (never the operator's). */
+  gitConfig: string;
+  /** Each marker's per-run value and the cell-relative files it was planted in. */
+  markers: { name: string; value: string; planted: string[] }[];
+  /** Environment every process in the cell gets: HOME, XDG, TMPDIR, CODEX_HOME, git isolation. */
+  env: Record<string, string>;
+}
+
+/** What the cell is built from. */
+export interface CellOptions {
+  fixture: Fixture;
+  nonce: string;
+  cli: ProbeCliName;
+  /** Parent environment for git (PATH, locale); the allow-list is applied by the caller. */
+  baseEnv: Record<string, string>;
+}
+
+function layout(root: string, workspace: Fixture["workspace"]) {
+  if (workspace === "under-home") {
+    const grandparent = join(root, "home", "projects");
+    return {
+      grandparent,
+      parent: join(grandparent, "parent"),
+      ws: join(grandparent, "parent", "ws"),
+    };
+  }
+  // outside-home and nested-worktree share the ancestors; the worktree's parent is a primary checkout.
+  const grandparent = join(root, "outside", "grand");
+  return {
+    grandparent,
+    parent: join(grandparent, "parent"),
+    ws: join(grandparent, "parent", "ws"),
+  };
+}
+
+/** Builds a fresh cell under os.tmpdir(): directories, planted files, git workspace, trust. */
+export async function createCell(options: CellOptions): Promise<Cell> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), "witness-cell-")));
+  try {
+    return await populate(root, options);
+  } catch (error) {
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function populate(
+  root: string,
+  { fixture, nonce, cli, baseEnv }: CellOptions,
+): Promise<Cell> {
+  const home = join(root, "home");
+  const tmp = join(root, "tmp");
+  const codexHome = join(home, ".codex");
+  const sentinelDir = join(root, "sentinels");
+  const gitConfig = join(root, "gitconfig");
+  const { grandparent, parent, ws } = layout(root, fixture.workspace);
+  // Independent directories: made concurrently (each recursive mkdir makes its own ancestors).
+  await Promise.all([
+    ...[
+      tmp,
+      codexHome,
+      sentinelDir,
+      parent,
+      ...["config", "cache", "local/share", "local/state"].map((d) => join(home, `.${d}`)),
+    ].map((dir) => mkdir(dir, { recursive: true })),
+    writeFile(gitConfig, "[init]\n\tdefaultBranch = main\n[safe]\n\tdirectory = *\n"),
+  ]);
+  const env: Record<string, string> = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+    TMPDIR: tmp,
+    CODEX_HOME: codexHome,
+    GIT_CONFIG_GLOBAL: gitConfig,
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
+  const gitEnv = { ...baseEnv, ...env };
+
+  const roots: Record<FileRoot, string> = { workspace: ws, home, parent, grandparent };
+  const markers = plantedMarkerNames(fixture).map((name) => ({
+    name,
+    value: markerValue(name, nonce),
+    planted: [] as string[],
+  }));
+  const plant = async (at: FileRoot) => {
+    for (const file of fixture.files.filter((f) => f.at === at)) {
+      const target = join(roots[at], file.path);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, plantMarkers(file.content, nonce));
+      for (const m of markers) {
+        if (file.content.includes(`{{marker:${m.name}}}`)) m.planted.push(relative(root, target));
+      }
+    }
+  };
+
+  if (fixture.workspace === "nested-worktree") {
+    // The primary checkout is the workspace's parent directory; the workspace is its worktree.
+    await plant("parent");
+    await commitAll(parent, gitEnv, { init: true, message: "witness fixture", worktree: ws });
+    await plant("workspace");
+    await commitAll(ws, gitEnv, { init: false, message: "witness workspace" });
+  } else {
+    await mkdir(ws, { recursive: true });
+    await plant("workspace");
+    await commitAll(ws, gitEnv, { init: true, message: "witness fixture" });
+    await plant("parent");
+  }
+  const sentinelsIn = fixture.sentinelsIn ?? {};
+  if (Object.values(sentinelsIn).includes("workspace")) await makeWorkspaceSentinelDir(ws, gitEnv);
+  await plant("grandparent");
+  await plant("home");
+  if (fixture.trust && cli === "claude-code") await trustWorkspace(home, ws);
+  if (fixture.trust && cli === "codex") await trustCodexWorkspace(codexHome, ws);
+
+  return {
+    root,
+    home,
+    tmp,
+    codexHome,
+    workspace: ws,
+    parent,
+    grandparent,
+    sentinelDir,
+    workspaceSentinelDir: join(ws, WORKSPACE_SENTINEL_DIR),
+    sentinelsIn,
+    gitConfig,
+    markers,
+    env,
+  };
+}
+
+/** The absolute path the sentinel NAME stands for in this cell, wherever the fixture placed it. */
+export function cellSentinelPath(cell: Cell, name: string): string {
+  const placement = cell.sentinelsIn[name] ?? "cell";
+  return sentinelPath(
+    placement === "workspace" ? cell.workspaceSentinelDir : cell.sentinelDir,
+    name,
+  );
+}
+
+/** The sentinels a script names, with their absolute paths in this cell. */
+export function cellSentinels(
+  cell: Cell,
+  names: readonly string[],
+): { name: string; path: string }[] {
+  return names.map((name) => ({ name, path: cellSentinelPath(cell, name) }));
+}
+
+/** Removes a cell and everything the CLI wrote into it. */
+export async function removeCell(cell: Cell): Promise<void> {
+  await rm(cell.root, { recursive: true, force: true });
+}
+
+// Cells being removed off the caller's path; an exiting process finishes the job synchronously.
+const removing = new Map<string, Promise<void>>();
+process.on("exit", () => {
+  for (const root of removing.keys()) rmSync(root, { recursive: true, force: true });
+});
+
+/** Starts removing a cell without making the caller wait (the observation is already taken). */
+export function removeCellLater(cell: Cell): void {
+  const done = removeCell(cell).finally(() => removing.delete(cell.root));
+  removing.set(cell.root, done);
+}
+
+/** Resolves once every cell handed to removeCellLater is gone. */
+export async function cellsRemoved(): Promise<void> {
+  await Promise.all([...removing.values()]);
+}
+
+/**
+ * Starts writing the cell's filesystem back to disk (Linux `sync -f`) without waiting for it.
+ * A CLI started in a freshly written cell otherwise pays for that writeback in its own first
+ * fsyncs (Codex's state database); flushed while the CLI boots, it mostly costs nothing.
+ */
+export function startCellFlush(cell: Cell): void {
+  if (process.platform !== "linux") return;
+  // runProcess never rejects: a missing `sync` only means the CLI does the flushing itself.
+  void runProcess({
+    file: "sync",
+    args: ["-f", cell.root],
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    cwd: "/",
+    timeoutMs: 60_000,
+  });
+}

@@ -1,0 +1,45 @@
+// A reference-orchestrator node as a probe launch: its rendered argv and the variables its policy adds.
+import { join } from "node:path";
+import { InputError } from "../../core/errors.js";
+import { parseWith } from "../../core/read-input.js";
+import { nodeSpecSchema } from "../../orchestrator/spec/schemas.js";
+import type { Cell } from "../cell/cell.js";
+import type { Launch, ProbeCliName } from "../contracts/probe-spec.js";
+
+/** The rendered launch of a node: arguments after the binary, and the policy's own variables. */
+export interface PlannedNode {
+  args: string[];
+  env: Record<string, string>;
+}
+
+/**
+ * Renders `launch.node` with the reference orchestrator as if the cell were the operator's machine:
+ * cwd = the cell workspace, HOME/CODEX_HOME = the cell's, so the operator's real HOME is never read.
+ */
+export async function planNodeLaunch(
+  launch: Extract<Launch, { node: unknown }>,
+  cli: ProbeCliName,
+  cell: Cell,
+): Promise<PlannedNode> {
+  const node = parseWith(nodeSpecSchema, launch.node, "launch.node");
+  if (node.adapter !== undefined && node.adapter !== cli) {
+    throw new InputError("launch.node", [
+      { path: "adapter", message: `expected ${cli}, the CLI this probe runs` },
+    ]);
+  }
+  const { planLaunch, materializeHomeOverlay } = await import("../../orchestrator/index.js");
+  const plan = await planLaunch({
+    node: { ...node, adapter: cli },
+    cwd: cell.workspace,
+    operatorHome: cell.home,
+    env: cell.env,
+    run: { acceptLoadedUserConfig: launch.acceptLoadedUserConfig },
+  });
+  const env = { ...plan.env };
+  if (plan.homeOverlay !== undefined) {
+    const target = join(cell.root, "overlay", plan.homeOverlay.variable);
+    await materializeHomeOverlay(plan.homeOverlay, target);
+    env[plan.homeOverlay.variable] = target;
+  }
+  return { args: plan.args, env };
+}

@@ -1,0 +1,146 @@
+// The loopback HTTP server both fake models share: capture every request, let a protocol answer it.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { z } from "zod";
+import { isSecretName, redactValue } from "../../core/child-env.js";
+
+/** One request as the fake server received it: headers redacted, body parsed when it is JSON. */
+export const capturedRequestSchema = z.object({
+  method: z.string(),
+  /** Path with its query string, e.g. `/v1/messages?beta=true`. */
+  path: z.string(),
+  headers: z.record(z.string(), z.string()),
+  /** Parsed JSON body, the raw text when it is not JSON, null when empty. */
+  body: z.unknown(),
+  /** What the server played back: `reply`, `classifier`, `not-found`, or a scripted fault. */
+  answer: z.string(),
+});
+export type CapturedRequest = z.infer<typeof capturedRequestSchema>;
+
+/** How a protocol answers one request. */
+export type Reply =
+  | { kind: "json"; status: number; body: unknown; answer: string }
+  | { kind: "sse"; chunks: readonly string[]; answer: string }
+  | { kind: "truncate"; chunks: readonly string[]; answer: string }
+  | { kind: "hang"; answer: string };
+
+/** A protocol: given a request's path and parsed body, the reply to play. */
+export type Responder = (path: string, body: unknown) => Reply;
+
+/** A running fake server. */
+export interface FakeServer {
+  /** `http://127.0.0.1:<port>` when listening on TCP; empty when on a unix socket only. */
+  url: string;
+  /** Every request, in arrival order. */
+  readonly requests: CapturedRequest[];
+  close(): Promise<void>;
+}
+
+const SECRET_HEADERS = new Set(["authorization", "x-api-key", "proxy-authorization", "cookie"]);
+
+/** Redacts headers that carry credentials, keeping their length. */
+export function redactHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(headers)) {
+    if (raw === undefined) continue;
+    const value = Array.isArray(raw) ? raw.join(", ") : raw;
+    out[name] = SECRET_HEADERS.has(name) || isSecretName(name) ? redactValue(value) : value;
+  }
+  return out;
+}
+
+function parseBody(text: string): unknown {
+  if (text === "") return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function play(reply: Reply, res: ServerResponse): void {
+  switch (reply.kind) {
+    case "json":
+      res.writeHead(reply.status, { "content-type": "application/json" });
+      res.end(JSON.stringify(reply.body));
+      return;
+    case "sse":
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      res.end(reply.chunks.join(""));
+      return;
+    case "truncate":
+      // Send the head of a stream, then cut the connection without the terminating events.
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      res.write(reply.chunks.join(""));
+      setTimeout(() => res.socket?.destroy(), 20);
+      return;
+    case "hang":
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.flushHeaders();
+      return;
+  }
+}
+
+/** Where the server listens: an ephemeral loopback TCP port (default) or a unix socket path. */
+export interface ListenOptions {
+  socketPath?: string;
+}
+
+/** Starts a fake server on 127.0.0.1 (or a unix socket) that records requests and answers via `respond`. */
+export async function startFakeServer(
+  respond: Responder,
+  options: ListenOptions = {},
+): Promise<FakeServer> {
+  const requests: CapturedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => parts.push(chunk));
+    req.on("end", () => {
+      const path = req.url ?? "/";
+      const body = parseBody(Buffer.concat(parts).toString("utf8"));
+      let reply: Reply;
+      try {
+        reply = respond(path, body);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        reply = { kind: "json", status: 500, body: { error: message }, answer: "responder-error" };
+      }
+      requests.push({
+        method: req.method ?? "",
+        path,
+        headers: redactHeaders(req.headers),
+        body,
+        answer: reply.answer,
+      });
+      play(reply, res);
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    if (options.socketPath === undefined) server.listen(0, "127.0.0.1", resolve);
+    else server.listen(options.socketPath, resolve);
+  });
+  const address = server.address();
+  const url =
+    address !== null && typeof address === "object" ? `http://127.0.0.1:${address.port}` : "";
+  return {
+    url,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Hanging replies never end by themselves: cut them so close() returns.
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Formats one named server-sent event. */
+export function sseEvent(name: string | null, data: unknown): string {
+  return `${name === null ? "" : `event: ${name}\n`}data: ${JSON.stringify(data)}\n\n`;
+}

@@ -1,0 +1,107 @@
+import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { buildChildEnv } from "../../core/child-env.js";
+import { runProcess } from "../../core/exec.js";
+import { startFakeServer } from "../fake/server.js";
+import { acquireSlot, netnsTools, releaseWarmSlot, startSlot, type NetnsSlot } from "./netns.js";
+
+const tools = await netnsTools();
+const reason =
+  "this machine cannot create a network namespace (unshare --net failed or ip is missing)";
+if (tools === null) console.warn(`skipping the netns tests: ${reason}`);
+
+// Runs inside the namespace: which interfaces are up, and can the bridged fake server be reached?
+const INSIDE = `
+// /proc/self/net/dev lists this namespace's interfaces (sysfs would show the host's); networkInterfaces their addresses.
+const names = require("node:fs").readFileSync("/proc/self/net/dev", "utf8").split("\\n").slice(2).map((l) => l.split(":")[0].trim()).filter(Boolean);
+const addressed = Object.keys(require("node:os").networkInterfaces());
+const up = [...new Set([...names, ...addressed])].sort();
+fetch("http://127.0.0.1:" + process.argv[1] + "/v1/ping", { method: "POST", body: "{}" })
+  .then((r) => r.status, (e) => String(e))
+  .then((status) => console.log(JSON.stringify({ up, status })));
+`;
+
+describe("network isolation", () => {
+  it.skipIf(tools === null)(
+    "runs a command in a namespace where only loopback is up, bridged to the fake server",
+    async () => {
+      if (tools === null) throw new Error(reason);
+      const slot = await startSlot(tools);
+      const server = await startFakeServer(
+        () => ({ kind: "json", status: 404, body: {}, answer: "not-found" }),
+        { socketPath: slot.socketPath },
+      );
+      try {
+        const launch = slot.wrap(process.execPath, ["-e", INSIDE, String(slot.port)]);
+        const result = await runProcess({
+          ...launch,
+          env: buildChildEnv({ parent: process.env }),
+          cwd: tmpdir(),
+          timeoutMs: 20_000,
+        });
+        expect(result.stderr).toBe("");
+        expect(JSON.parse(result.stdout)).toEqual({ up: ["lo"], status: 404 });
+        expect(server.requests.map((r) => r.path)).toEqual(["/v1/ping"]);
+      } finally {
+        await server.close();
+        await slot.release();
+      }
+    },
+  );
+
+  it.skipIf(tools === null)(
+    "cannot reach a server listening on the host's loopback from inside",
+    async () => {
+      if (tools === null) throw new Error(reason);
+      const slot = await startSlot(tools);
+      const host = await startFakeServer(() => ({
+        kind: "json",
+        status: 200,
+        body: {},
+        answer: "reply",
+      }));
+      try {
+        const launch = slot.wrap(process.execPath, ["-e", INSIDE, new URL(host.url).port]);
+        const result = await runProcess({
+          ...launch,
+          env: buildChildEnv({ parent: process.env }),
+          cwd: tmpdir(),
+          timeoutMs: 20_000,
+        });
+        const seen = JSON.parse(result.stdout) as { status: unknown };
+        expect(typeof seen.status).toBe("string"); // a connection error, not an HTTP status
+        expect(host.requests).toEqual([]);
+      } finally {
+        await host.close();
+        await slot.release();
+      }
+    },
+  );
+
+  it.skipIf(tools === null)(
+    "hands out a different fresh namespace to each spawn and stops the forwarder on release",
+    async () => {
+      if (tools === null) throw new Error(reason);
+      const ns = async (slot: NetnsSlot) =>
+        (
+          await runProcess({
+            ...slot.wrap("/bin/readlink", ["/proc/self/ns/net"]),
+            env: {},
+            cwd: "/",
+          })
+        ).stdout.trim();
+      const a = await acquireSlot(tools);
+      const b = await acquireSlot(tools);
+      const [nsA, nsB] = [await ns(a), await ns(b)];
+      expect(nsA).toMatch(/^net:\[\d+\]$/);
+      expect(nsA).not.toBe(nsB);
+      await a.release();
+      await b.release();
+      await releaseWarmSlot();
+      // release() does not wait for the forwarder to exit; `stopped` says when it has.
+      await Promise.all([a.stopped, b.stopped]);
+      const after = await runProcess({ ...a.wrap("/bin/true", []), env: {}, cwd: "/" });
+      expect(after.exitCode).not.toBe(0);
+    },
+  );
+});

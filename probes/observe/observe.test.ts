@@ -1,0 +1,172 @@
+import { describe, expect, it } from "vitest";
+import type { CapturedRequest } from "../fake/server.js";
+import { markerSightings, observe, toolsOffered } from "./observe.js";
+
+const req = (body: unknown, path = "/v1/messages?beta=true"): CapturedRequest => ({
+  method: "POST",
+  path,
+  headers: {},
+  body,
+  answer: "turn:0",
+});
+
+const claudeFirst = req({
+  system: [{ type: "text", text: "You are Claude Code. SYS-MARK" }],
+  messages: [
+    { role: "user", content: [{ type: "text", text: "Contents of CLAUDE.md: MSG-MARK" }] },
+  ],
+  tools: [{ name: "Bash", description: "TOOL-MARK" }, { name: "Read" }],
+});
+const claudeSecond = req({
+  system: "x",
+  messages: [
+    { role: "user", content: "hi" },
+    {
+      role: "assistant",
+      content: [{ type: "tool_use", id: "toolu_w0_0", name: "Bash", input: {} }],
+    },
+    {
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_w0_0",
+          is_error: true,
+          content: "Permission to use Bash has been denied.",
+        },
+      ],
+    },
+  ],
+  tools: [{ name: "Write" }],
+});
+const classifier = req({
+  system: "You are a security monitor",
+  messages: [],
+  tools: [{ name: "Classify" }],
+});
+
+const codexBody = {
+  input: [
+    {
+      type: "additional_tools",
+      role: "developer",
+      tools: [
+        {
+          type: "namespace",
+          name: "functions",
+          tools: [
+            {
+              type: "custom",
+              name: "exec",
+              description: "declare const tools: { exec_command(args: {}): Promise<unknown>; };",
+            },
+            { type: "function", name: "wait" },
+          ],
+        },
+      ],
+    },
+    {
+      type: "message",
+      role: "developer",
+      content: [{ type: "input_text", text: "You are Codex DEV-MARK" }],
+    },
+    {
+      type: "message",
+      role: "user",
+      content: [{ type: "input_text", text: "# AGENTS.md instructions AGENTS-MARK" }],
+    },
+    {
+      type: "custom_tool_call_output",
+      call_id: "call_w0_0",
+      output: [{ type: "input_text", text: '{"exit_code":0,"output":""}' }],
+    },
+  ],
+};
+
+describe("observations from captured requests", () => {
+  it("says whether a marker reached Claude Code's system prompt, messages or tool definitions", () => {
+    const requests = [claudeFirst];
+    expect(markerSightings("claude-code", requests, "", "SYS-MARK")).toEqual(["system"]);
+    expect(markerSightings("claude-code", requests, "", "MSG-MARK")).toEqual(["messages"]);
+    expect(markerSightings("claude-code", requests, "", "TOOL-MARK")).toEqual(["tools"]);
+    expect(markerSightings("claude-code", requests, "x MSG-MARK", "MSG-MARK")).toEqual([
+      "messages",
+      "transcript",
+    ]);
+    expect(markerSightings("claude-code", requests, "", "ABSENT")).toEqual([]);
+  });
+
+  it("treats Codex developer messages as its system prompt and additional_tools as its tools", () => {
+    const requests = [req(codexBody, "/v1/responses")];
+    expect(markerSightings("codex", requests, "", "DEV-MARK")).toEqual(["system"]);
+    expect(markerSightings("codex", requests, "", "AGENTS-MARK")).toEqual(["messages"]);
+    expect(markerSightings("codex", requests, "", "exec_command")).toEqual(["tools"]);
+  });
+
+  it("lists offered tools across agent requests, leaving out the classifier's", () => {
+    expect(toolsOffered("claude-code", [claudeFirst, classifier, claudeSecond])).toEqual([
+      "Bash",
+      "Read",
+      "Write",
+    ]);
+    expect(toolsOffered("codex", [req(codexBody, "/v1/responses")])).toEqual([
+      "exec",
+      "exec.exec_command",
+      "wait",
+    ]);
+  });
+
+  it("pairs each issued call with the result the CLI sent back and the transcript's decision", () => {
+    const facts = observe({
+      cli: "claude-code",
+      requests: [claudeFirst, claudeSecond],
+      issued: [{ id: "toolu_w0_0", name: "Bash", input: { command: "touch /s" } }],
+      markers: [],
+      sentinels: [{ name: "S", path: "/nonexistent/witness/S" }],
+      transcript: {
+        path: null,
+        rawText: "",
+        permissionMode: "default",
+        sandboxPolicy: null,
+        decisions: new Map([["toolu_w0_0", "reject"]]),
+      },
+    });
+    expect(facts.toolCalls).toEqual([
+      {
+        id: "toolu_w0_0",
+        name: "Bash",
+        input: { command: "touch /s" },
+        outcome: "denied",
+        resultText: "Permission to use Bash has been denied.",
+        permissionDecision: "reject",
+      },
+    ]);
+    expect(facts.sentinels).toEqual([
+      { name: "S", path: "/nonexistent/witness/S", created: false },
+    ]);
+    expect(facts.requestCount).toBe(2);
+    expect(facts.permissionMode).toBe("default");
+  });
+
+  it("reads Codex's custom_tool_call_output for an exec call", () => {
+    const facts = observe({
+      cli: "codex",
+      requests: [req(codexBody, "/v1/responses")],
+      issued: [{ id: "call_w0_0", name: "exec", input: { code: "x" } }],
+      markers: [],
+      sentinels: [],
+      transcript: {
+        path: null,
+        rawText: "",
+        permissionMode: "never",
+        sandboxPolicy: "workspace-write",
+        decisions: new Map(),
+      },
+    });
+    expect(facts.toolCalls[0]).toMatchObject({
+      outcome: "ran",
+      resultText: '{"exit_code":0,"output":""}',
+    });
+    expect(facts.sandboxPolicy).toBe("workspace-write");
+  });
+});

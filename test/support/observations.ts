@@ -1,0 +1,67 @@
+// Hand-built observations and protocols for unit tests of predicates, verdicts and records.
+import type { Observation } from "../../probes/contracts/observation.js";
+
+/** An observation of a clean spawn; override what a test needs. */
+export function observation(overrides: Partial<Observation> = {}): Observation {
+  return {
+    cli: { name: "claude-code", version: "2.1.332" },
+    argv: ["claude", "-p", "hi"],
+    env: { HOME: "/tmp/cell/home", ANTHROPIC_API_KEY: "not-a-real-key" },
+    cwd: "/tmp/cell/ws",
+    isolation: "loopback-config",
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    durationMs: 500,
+    requestCount: 1,
+    markers: [],
+    sentinels: [],
+    toolsOffered: [],
+    toolCalls: [],
+    permissionMode: null,
+    sandboxPolicy: null,
+    faults: [],
+    stdoutTail: "",
+    stderrTail: "",
+    ...overrides,
+  };
+}
+
+/** A marker entry as the cell reports it. */
+export function marker(
+  name: string,
+  seenIn: Observation["markers"][number]["seenIn"],
+): Observation["markers"][number] {
+  return { name, value: `WITNESS-${name}-abc`, planted: [`ws/${name}.md`], seenIn };
+}
+
+/** A small valid protocol text: one arm expecting marker A present and B absent. */
+export function protocolText(
+  overrides: { id?: string; slug?: string; expectB?: "marker-absent" | "marker-present" } = {},
+): string {
+  const id = overrides.id ?? "0001";
+  const slug = overrides.slug ?? "demo";
+  return `id: "${id}"
+slug: ${slug}
+title: Demo protocol
+adr: "0001"
+hypothesis: A reaches the model and B does not.
+cli:
+  name: claude-code
+  version: 2.1.332
+spawns: 2
+arms:
+  - id: only
+    description: the only arm
+    fixture:
+      files:
+        - { at: workspace, path: CLAUDE.md, content: "{{marker:A}}" }
+        - { at: home, path: .claude/CLAUDE.md, content: "{{marker:B}}" }
+    launch:
+      argv: ["-p", "hi"]
+    expect:
+      - { kind: exit-code, equals: 0 }
+      - { kind: marker-present, marker: A }
+      - { kind: ${overrides.expectB ?? "marker-absent"}, marker: B }
+`;
+}

@@ -1,0 +1,81 @@
+// Test helpers: temporary git repositories and the built CLI run in them, through the one exec seam.
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { runProcess, type ExecResult } from "../../core/exec.js";
+import { runBuiltCli } from "./built-cli.js";
+
+export { WITNESS_ROOT } from "./built-cli.js";
+
+// HOME is the temp directory: nothing of the operator's own configuration is read.
+function env(): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: tmpdir(),
+    GIT_CONFIG_NOSYSTEM: "1",
+    LANG: "C.UTF-8",
+  };
+}
+
+/** Runs git in `cwd` with a fixed identity; throws when it fails. */
+export async function git(cwd: string, ...args: string[]): Promise<string> {
+  const result = await runProcess({
+    file: "git",
+    args: [
+      "-c",
+      "user.name=witness-test",
+      "-c",
+      "user.email=test@invalid",
+      "-c",
+      "commit.gpgsign=false",
+      ...args,
+    ],
+    env: env(),
+    cwd,
+  });
+  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+/** Runs the built `witness` CLI in `cwd`. */
+export function witness(cwd: string, ...args: string[]): Promise<ExecResult> {
+  return witnessWith({ cwd, args });
+}
+
+/** Runs the built `witness` CLI with extra environment and an abort signal (sent as SIGTERM). */
+export function witnessWith(options: {
+  cwd: string;
+  args: readonly string[];
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+}): Promise<ExecResult> {
+  return runBuiltCli(options.args, {
+    env: { ...env(), NO_COLOR: "1", ...(options.env ?? {}) },
+    cwd: options.cwd,
+    timeoutMs: 300_000,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+}
+
+/** A fresh git repository with one empty commit; `cleanup` removes it. */
+export async function tempGitRepo(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), "witness-e-"));
+  await git(dir, "init", "-q", "-b", "main");
+  await git(dir, "commit", "-q", "--allow-empty", "-m", "start");
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Writes `text` at `rel` inside `dir`, creating directories. */
+export async function put(dir: string, rel: string, text: string): Promise<string> {
+  const file = join(dir, rel);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, text);
+  return file;
+}
+
+/** Commits the given paths (all changes when none are named). */
+export async function commit(dir: string, message: string, ...paths: string[]): Promise<string> {
+  await git(dir, "add", ...(paths.length > 0 ? paths : ["-A"]));
+  await git(dir, "commit", "-q", "-m", message);
+  return git(dir, "rev-parse", "HEAD");
+}
