@@ -5,6 +5,7 @@ import { commitThatAdded, hasCommit, isAncestor, missingCommit, repoRoot } from 
 import { DOCS } from "../core/doc-paths.js";
 import { checkProtocol, isUsable, listProtocols } from "../prereg/verify.js";
 import { parseAdr, type AdrDoc } from "./parse-adr.js";
+import { errorMessage } from "../core/error-text.js";
 
 /** What one required protocol contributes to an ADR. */
 export interface Evidence {
@@ -85,7 +86,7 @@ export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidenc
   } catch (error) {
     return {
       ...none,
-      note: `protocol ${id} is invalid: ${error instanceof Error ? error.message : String(error)}`,
+      note: `protocol ${id} is invalid: ${errorMessage(error)}`,
     };
   }
   if (!isUsable(check.state) || check.lock === null)

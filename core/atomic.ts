@@ -1,16 +1,23 @@
 import { randomBytes } from "node:crypto";
-import { link, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, link, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { hasErrno } from "./fs-errors.js";
 
 function tempPathFor(file: string): string {
   return join(dirname(file), `.${basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
 }
 
-/** Writes a file by temp file then rename, so readers never see half of it. */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+/** Writes a file by temp file then rename, so readers never see half of it (`mode`: its permissions). */
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): Promise<void> {
   const temp = tempPathFor(file);
   try {
-    await writeFile(temp, data, { flag: "wx" });
+    await writeFile(temp, data, { flag: "wx", mode: options.mode ?? 0o644 });
+    // The process umask may have narrowed the mode given at creation.
+    if (options.mode !== undefined) await chmod(temp, options.mode);
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });
@@ -30,7 +37,7 @@ export async function writeFileExclusive(
     await link(temp, file);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if (hasErrno(error, "EEXIST")) return false;
     throw error;
   } finally {
     await rm(temp, { force: true });

@@ -1,53 +1,135 @@
+// Every git call witness makes: hardened, so no configuration, hook or filter outside the
+// repository's own objects can run code or change what witness reads.
 import { buildChildEnv } from "./child-env.js";
 import { InternalError, UsageError } from "./errors.js";
-import { runProcess, type ExecResult } from "./exec.js";
+import { type ExecResult, runProcess } from "./exec.js";
 
-async function git(args: readonly string[], cwd: string): Promise<ExecResult> {
-  // git needs HOME only for its own config; nothing secret passes.
-  const env = buildChildEnv({
-    parent: process.env,
-    allow: ["HOME"],
-    set: { GIT_TERMINAL_PROMPT: "0" },
+/**
+ * `-c` options on every call: no hooks, no fsmonitor, no transport at all, a fixed identity.
+ * `safe.directory` is not relaxed: git's ownership check protects a repository named by a user.
+ */
+export const HARDENED_GIT_OPTIONS: readonly string[] = [
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "protocol.allow=never",
+  "-c",
+  "user.name=witness",
+  "-c",
+  "user.email=witness@invalid",
+  "-c",
+  "commit.gpgsign=false",
+];
+
+/** The variables that keep git off the system and user configuration and off the terminal. */
+export const HARDENED_GIT_ENV: Readonly<Record<string, string>> = {
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_TERMINAL_PROMPT: "0",
+  GIT_OPTIONAL_LOCKS: "0",
+};
+
+/** Where and how one git call runs. */
+export interface GitCall {
+  cwd: string;
+  /** The child environment to start from (default: the allow-list over process.env). */
+  env?: Readonly<Record<string, string>>;
+  /** More `-c` options (before the subcommand), e.g. `safe.directory=*` for a cell of our own. */
+  options?: readonly string[];
+  timeoutMs?: number;
+}
+
+function gitEnv(call: GitCall): Record<string, string> {
+  return { ...(call.env ?? buildChildEnv({ parent: process.env })), ...HARDENED_GIT_ENV };
+}
+
+/** Runs `git <args>` hardened; a non-zero exit is a result, a missing git an InternalError. */
+export async function runGit(args: readonly string[], call: GitCall): Promise<ExecResult> {
+  const result = await runProcess({
+    file: "git",
+    args: [...HARDENED_GIT_OPTIONS, ...(call.options ?? []), ...args],
+    env: gitEnv(call),
+    cwd: call.cwd,
+    timeoutMs: call.timeoutMs ?? 60_000,
   });
-  const result = await runProcess({ file: "git", args, env, cwd });
   if (result.spawnError !== null) throw new InternalError(`cannot run git: ${result.spawnError}`);
   return result;
 }
 
-async function gitOut(args: readonly string[], cwd: string): Promise<string> {
-  const result = await git(args, cwd);
+/** Runs `git <args>` hardened and returns its trimmed stdout; a failure is an InternalError. */
+export async function gitOut(args: readonly string[], call: GitCall): Promise<string> {
+  const result = await runGit(args, call);
   if (result.exitCode !== 0) {
-    throw new InternalError(`git ${args.join(" ")} failed: ${result.stderr.trim()}`);
+    throw new InternalError(`git ${args.join(" ")} failed in ${call.cwd}: ${result.stderr.trim()}`);
   }
   return result.stdout.trim();
 }
 
+// Several git commands in one shell spawn (forking a large Node process costs more than git).
+// Arguments stay data: the script only ever evaluates positional references such as "${3}".
+// Usage: sh -c BATCH witness-git <separator> <args of step 1…> <separator> <args of step 2…> <separator>
+const BATCH = `set -eu
+sep=$1 i=2 cmd=""
+while [ "$i" -le $# ]; do
+  eval "arg=\\\${$i}"
+  if [ "$arg" = "$sep" ]; then eval "git $cmd"; cmd=""; else cmd="$cmd \\"\\\${$i}\\""; fi
+  i=$((i + 1))
+done
+`;
+
+/** Runs several hardened git commands in order, in one spawn; the first that fails stops them. */
+export async function runGitBatch(
+  steps: readonly (readonly string[])[],
+  call: GitCall,
+): Promise<void> {
+  const sep = `--witness-step-${process.pid}--`;
+  const prefix = [...HARDENED_GIT_OPTIONS, ...(call.options ?? [])];
+  const result = await runProcess({
+    file: "/bin/sh",
+    args: ["-c", BATCH, "witness-git", sep, ...steps.flatMap((step) => [...prefix, ...step, sep])],
+    env: gitEnv(call),
+    cwd: call.cwd,
+    timeoutMs: call.timeoutMs ?? 60_000,
+  });
+  if (result.exitCode !== 0) {
+    const what = steps.map((s) => s[0]).join("/");
+    throw new InternalError(
+      `git ${what} failed in ${call.cwd}: ${result.spawnError ?? result.stderr.trim()}`,
+    );
+  }
+}
+
 /** The top level of the git repository containing `cwd`. */
 export async function repoRoot(cwd: string): Promise<string> {
-  const result = await git(["rev-parse", "--show-toplevel"], cwd);
+  const result = await runGit(["rev-parse", "--show-toplevel"], { cwd });
   if (result.exitCode !== 0) throw new UsageError(`${cwd} is not inside a git repository`);
   return result.stdout.trim();
 }
 
 /** True when `path` is tracked and identical to its committed content (staged or not). */
 export async function isCommittedAndClean(path: string, cwd: string): Promise<boolean> {
-  const tracked = await git(["ls-files", "--error-unmatch", "--", path], cwd);
+  const tracked = await runGit(["ls-files", "--error-unmatch", "--", path], { cwd });
   if (tracked.exitCode !== 0) return false;
-  const status = await gitOut(["status", "--porcelain", "--", path], cwd);
-  return status === "";
+  return (await gitOut(["status", "--porcelain", "--", path], { cwd })) === "";
 }
 
 /** The last commit that changed `path`, or null when none did. */
 export async function lastCommitOf(path: string, cwd: string): Promise<string | null> {
-  const out = await gitOut(["log", "-1", "--format=%H", "--", path], cwd);
+  const out = await gitOut(["log", "-1", "--format=%H", "--", path], { cwd });
   return out === "" ? null : out;
 }
 
 /** The commit that first added `path`, or null when it was never committed. */
 export async function commitThatAdded(path: string, cwd: string): Promise<string | null> {
-  const out = await gitOut(["log", "--diff-filter=A", "--format=%H", "--", path], cwd);
-  const lines = out.split("\n").filter((l) => l !== "");
-  return lines.at(-1) ?? null;
+  const out = await gitOut(["log", "--diff-filter=A", "--format=%H", "--", path], { cwd });
+  return (
+    out
+      .split("\n")
+      .filter((l) => l !== "")
+      .at(-1) ?? null
+  );
 }
 
 /** True when `ancestor` is an ancestor of (or equal to) `descendant`. */
@@ -56,22 +138,20 @@ export async function isAncestor(
   descendant: string,
   cwd: string,
 ): Promise<boolean> {
-  const result = await git(["merge-base", "--is-ancestor", ancestor, descendant], cwd);
-  if (result.exitCode === 0) return true;
-  if (result.exitCode === 1) return false;
-  // An unknown commit (a shallow clone, a rewritten history) is not an ancestor either.
-  return false;
+  // Exit 1 is "no"; an unknown commit (a shallow clone, rewritten history) is not an ancestor either.
+  const result = await runGit(["merge-base", "--is-ancestor", ancestor, descendant], { cwd });
+  return result.exitCode === 0;
 }
 
 /** The text of `path` as committed in `commit`, or null when that commit does not hold it. */
 export async function showAt(commit: string, path: string, cwd: string): Promise<string | null> {
-  const result = await git(["show", `${commit}:${path}`], cwd);
+  const result = await runGit(["show", `${commit}:${path}`], { cwd });
   return result.exitCode === 0 ? result.stdout : null;
 }
 
 /** True when this clone holds `commit` (a shallow clone may not). */
 export async function hasCommit(commit: string, cwd: string): Promise<boolean> {
-  const result = await git(["cat-file", "-e", `${commit}^{commit}`], cwd);
+  const result = await runGit(["cat-file", "-e", `${commit}^{commit}`], { cwd });
   return result.exitCode === 0;
 }
 

@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { hasErrno } from "./fs-errors.js";
 
 /**
  * `mkdir -p` for paths a user names. Node 20's recursive mkdir spins forever where mkdir
@@ -10,15 +11,14 @@ export async function makeDirs(path: string): Promise<void> {
   try {
     await mkdir(target);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") return;
+    if (hasErrno(error, "EEXIST")) return;
     const parent = dirname(target);
-    if (code !== "ENOENT" || parent === target) throw error;
+    if (!hasErrno(error, "ENOENT") || parent === target) throw error;
     await makeDirs(parent);
     try {
       await mkdir(target);
     } catch (again) {
-      if ((again as NodeJS.ErrnoException).code !== "EEXIST") throw again;
+      if (!hasErrno(again, "EEXIST")) throw again;
     }
   }
 }

@@ -10,6 +10,7 @@ import type { LockCheck } from "../prereg/verify.js";
 import { runPool } from "./pool.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
 import { armVerdict, overallVerdict, spawnStatus, tally, VERDICT_RULE } from "./verdict.js";
+import { firstLine } from "../core/error-text.js";
 
 /** What the runner passes to the probe cell besides the spec. */
 export interface ProbeCallOptions {
@@ -48,10 +49,6 @@ async function defaultProbe(): Promise<ProbeFn> {
   return runProbe;
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? (error.message.split("\n")[0] ?? error.name) : String(error);
-}
-
 async function runSpawn(
   probe: ProbeFn,
   spec: ProbeSpec,
@@ -73,7 +70,7 @@ async function runSpawn(
     return {
       index,
       status: "fault",
-      faults: [`probe failed: ${errorText(error)}`],
+      faults: [`probe failed: ${firstLine(error)}`],
       observation: null,
       predicates: [],
     };

@@ -1,12 +1,13 @@
-import { access, readFile, rm, writeFile } from "node:fs/promises";
+import { access, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../core/errors.js";
-import { parseDocument, parseWith } from "../core/read-input.js";
+import { readInput } from "../core/read-input.js";
 import { writeFileExclusive } from "../core/atomic.js";
 import { recordSchema, type MeasurementRecord } from "./record.js";
 import { renderCsv } from "./render-csv.js";
 import { renderMarkdown } from "./render-md.js";
 import { makeDirs } from "../core/make-dirs.js";
+import { errnoCode } from "../core/fs-errors.js";
 
 /** `NNNN-slug-cli-version`, the name every file of a record starts with. */
 export function recordBaseName(record: MeasurementRecord): string {
@@ -21,8 +22,7 @@ export async function ensureWritableDir(dir: string): Promise<void> {
     await writeFile(probe, "", { flag: "wx" });
     await rm(probe, { force: true });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new UsageError(`${dir}: cannot write records there (${code})`);
+    throw new UsageError(`${dir}: cannot write records there (${errnoCode(error, String(error))})`);
   }
 }
 
@@ -37,14 +37,7 @@ async function exists(file: string): Promise<boolean> {
 
 /** Reads and validates a record JSON file. */
 export async function readRecord(file: string): Promise<MeasurementRecord> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new UsageError(`${file}: cannot read the record (${code})`);
-  }
-  return parseWith(recordSchema, parseDocument(text, file), file);
+  return readInput(recordSchema, file, "the record");
 }
 
 /** Where a record went, and the latest earlier record of the same protocol, CLI and version. */

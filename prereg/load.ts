@@ -1,6 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { InputError } from "../core/errors.js";
-import { parseDocument, parseWith } from "../core/read-input.js";
+import { parseDocument, parseWith, readUserFile } from "../core/read-input.js";
 import { canonicalHash, sha256 } from "../core/canonical.js";
 import { protocolFileName } from "../core/doc-paths.js";
 import { protocolSchema, type Protocol } from "./protocol.js";
@@ -41,13 +40,7 @@ export function parseProtocol(text: string, file: string): Protocol {
 
 /** Reads, validates and hashes a protocol file. */
 export async function loadProtocol(file: string): Promise<LoadedProtocol> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new InputError(file, [{ path: "", message: `cannot read the file (${code})` }]);
-  }
+  const bytes = await readUserFile(file, "the protocol");
   const protocol = parseProtocol(bytes.toString("utf8"), file);
   return { file, protocol, canonicalHash: canonicalHash(protocol), bytesHash: sha256(bytes) };
 }

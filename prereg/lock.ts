@@ -1,12 +1,13 @@
 import { appendFile, readdir, readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { z } from "zod";
-import { InputError, RefusalError, UsageError } from "../core/errors.js";
-import { parseDocument, parseWith } from "../core/read-input.js";
+import { RefusalError, UsageError } from "../core/errors.js";
+import { parseDocument, parseWith, unreadableFile } from "../core/read-input.js";
 import { writeFileAtomic } from "../core/atomic.js";
 import { isCommittedAndClean, lastCommitOf, repoRoot } from "../core/git.js";
 import { loadProtocol, type LoadedProtocol } from "./load.js";
 import { amendmentsPathOf, DOCS, lockPathOf } from "../core/doc-paths.js";
+import { hasErrno } from "../core/fs-errors.js";
 
 /** A protocol's lock (`NNNN-slug.lock.json`): what was registered, and in which commit. */
 export const lockSchema = z.strictObject({
@@ -44,8 +45,8 @@ export async function readLock(protocolFile: string): Promise<Lock | null> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new InputError(file, [{ path: "", message: "cannot read the lock file" }]);
+    if (hasErrno(error, "ENOENT")) return null;
+    throw unreadableFile(file, error, "the lock file");
   }
   return parseWith(lockSchema, parseDocument(text, file), file);
 }

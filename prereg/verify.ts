@@ -1,5 +1,5 @@
 import { readdir } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { RefusalError } from "../core/errors.js";
 import { sha256 } from "../core/canonical.js";
 import { hasCommit, missingCommit, repoRoot, showAt } from "../core/git.js";
@@ -110,10 +110,4 @@ export async function verifyProtocols(
   const checks: LockCheck[] = [];
   for (const file of files) checks.push(await checkProtocol(file));
   return checks;
-}
-
-/** A path shown to a person: relative to `cwd` when inside it. */
-export function shown(file: string, cwd: string): string {
-  const rel = relative(cwd, file);
-  return rel.startsWith("..") ? file : rel;
 }

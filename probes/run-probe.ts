@@ -24,6 +24,7 @@ import { planNodeLaunch } from "./drivers/node-launch.js";
 import { probeSpecSchema, type ProbeSpec } from "./contracts/probe-spec.js";
 import { sentinelNames, type Script } from "./contracts/script.js";
 import { ensureCli } from "./vendor-cache.js";
+import { errorMessage } from "../core/error-text.js";
 
 /** Options of one probe spawn. */
 export interface RunProbeOptions {
@@ -165,7 +166,7 @@ function dispose(cell: Cell, options: RunProbeOptions): void {
 }
 
 function missingCli(spec: ProbeSpec, error: unknown, durationMs: number): Observation {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return {
     cli: { name: spec.cli.name, version: "" },
     argv: [],

@@ -16,6 +16,7 @@ import { parseCliRef, type CliRef } from "../probes/contracts/probe-spec.js";
 import { scriptSchema, type Script } from "../probes/contracts/script.js";
 import { newestClaudeSession, newestCodexRollout } from "../transcripts/locate.js";
 import { ensureCli, parseReportedVersion } from "../probes/vendor-cache.js";
+import { gitOut } from "../core/git.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "transcripts", "test", "fixtures");
 const DEFAULT_REFS = [
@@ -133,7 +134,7 @@ async function record(ref: CliRef, scenario: Scenario, given: string | undefined
       XDG_CONFIG_HOME: join(home, ".config"),
     };
     const gitEnv = buildChildEnv({ parent: process.env, set: cellEnv });
-    await runProcess({ file: "git", args: ["init", "-q", "."], env: gitEnv, cwd: ws });
+    await gitOut(["init", "-q", "."], { cwd: ws, env: gitEnv });
     const env = buildChildEnv({
       parent: process.env,
       set: { ...cellEnv, CODEX_HOME: codexHome, ...endpointEnv(scenario.cli, server.url) },

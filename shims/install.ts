@@ -1,14 +1,5 @@
 import { constants } from "node:fs";
-import {
-  access,
-  appendFile,
-  chmod,
-  copyFile,
-  mkdir,
-  readFile,
-  rename,
-  writeFile,
-} from "node:fs/promises";
+import { access, appendFile, copyFile, mkdir, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../core/errors.js";
 import { findExecutable, isExecutableFile, isWitnessShim } from "./find-executable.js";
@@ -31,6 +22,8 @@ import {
   type StdinMode,
 } from "./shim-spec.js";
 import { makeDirs } from "../core/make-dirs.js";
+import { errnoCode } from "../core/fs-errors.js";
+import { writeFileAtomic } from "../core/atomic.js";
 
 /** What `installShims` writes and how those shims behave. */
 export interface InstallShimsOptions {
@@ -73,9 +66,8 @@ async function writableDir(dir: string, what: string): Promise<void> {
     await makeDirs(dir);
     await access(dir, constants.W_OK | constants.X_OK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unwritable";
     throw new UsageError(
-      `cannot write to ${what} ${dir} (${code}); choose a directory you can write to`,
+      `cannot write to ${what} ${dir} (${errnoCode(error, "unwritable")}); choose a directory you can write to`,
     );
   }
 }
@@ -92,8 +84,9 @@ async function outputSource(
   try {
     await copyFile(from, copyTo);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new UsageError(`cannot read the output file ${from} (${code}); check the path`);
+    throw new UsageError(
+      `cannot read the output file ${from} (${errnoCode(error)}); check the path`,
+    );
   }
   return { file: copyTo };
 }
@@ -209,11 +202,8 @@ export async function installShims(options: InstallShimsOptions): Promise<Instal
       forceMkdirLock: options.forceMkdirLock ?? false,
     });
     const file = join(dir, name);
-    // Write then rename: a concurrent caller sees the old shim or the new one, never half of one.
-    const temp = join(stateDir, `${name}.tmp-${process.pid}`);
-    await writeFile(temp, script, { mode: 0o755 });
-    await chmod(temp, 0o755);
-    await rename(temp, file);
+    // Atomic: a concurrent caller sees the old shim or the new one, never half of one.
+    await writeFileAtomic(file, script, { mode: 0o755 });
     const target = targets.get(name);
     shims.push(target === undefined ? { name, file } : { name, file, target });
   }

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { InputError } from "../core/errors.js";
 import { shimRecordSchema, type ShimRecord } from "./log-schema.js";
+import { unreadableFile } from "../core/read-input.js";
 
 /** A log line that could not be read, with its 1-based line number. */
 export interface ShimLogProblem {
@@ -48,13 +48,12 @@ export function parseShimLog(text: string, file: string): ShimLog {
 }
 
 function unreadable(file: string, error: unknown): never {
-  const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-  throw new InputError(file, [
-    {
-      path: "",
-      message: `cannot read the shim log (${code}); check the path, or run the code under test with the shims on PATH first`,
-    },
-  ]);
+  throw unreadableFile(
+    file,
+    error,
+    "the shim log",
+    "check the path, or run the code under test with the shims on PATH first",
+  );
 }
 
 /** Reads a shim log; a missing file is an InputError (exit 2). */

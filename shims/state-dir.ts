@@ -1,7 +1,8 @@
 // The state folder inside a shim directory: awk program, copied outputs, plan claims, plan lengths.
 import { existsSync, readFileSync } from "node:fs";
-import { readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { writeFileAtomic } from "../core/atomic.js";
 
 /** The folder, inside the shim directory, that the shims keep their state in. */
 export const STATE_DIR_NAME = ".witness";
@@ -42,8 +43,7 @@ export async function writePlanLengths(
     if (planLength === undefined) delete plans[name];
     else plans[name] = planLength;
   }
-  await writeFile(`${file}.tmp`, `${JSON.stringify(plans, null, 2)}\n`);
-  await rename(`${file}.tmp`, file);
+  await writeFileAtomic(file, `${JSON.stringify(plans, null, 2)}\n`);
 }
 
 /** The plan lengths of the shims in `shimDir`; empty when none was installed as a plan. */

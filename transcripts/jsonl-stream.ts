@@ -1,6 +1,7 @@
 // Shared JSONL reader for vendor transcripts: one line at a time, never fatal on a bad line.
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { firstLine } from "../core/error-text.js";
 
 /** A line that could not be used, with its 1-based line number and why. */
 export interface BrokenLine {
@@ -66,9 +67,4 @@ export function recordType(value: unknown): string | null {
 /** Counts one occurrence of `key` in a plain tally object. */
 export function tally(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
-}
-
-function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0] ?? message;
 }

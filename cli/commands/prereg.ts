@@ -27,9 +27,9 @@ const newCommand: CommandModule<object, NewArgs> = {
       }),
   handler: handled(async (args: NewArgs) => {
     const { newProtocol } = await import("../../prereg/new-protocol.js");
-    const { shown } = await import("../../prereg/verify.js");
+    const { shownPath } = await import("../../core/display-path.js");
     const file = await newProtocol({ slug: args.slug, adr: String(args.adr) });
-    process.stdout.write(`${shown(file, process.cwd())}\n`);
+    process.stdout.write(`${shownPath(file, process.cwd())}\n`);
   }),
 };
 
@@ -70,10 +70,13 @@ const verifyCommand: CommandModule<object, VerifyArgs> = {
       describe: "protocol files",
     }),
   handler: handled(async (args: VerifyArgs) => {
-    const { verifyProtocols, isUsable, shown } = await import("../../prereg/verify.js");
+    const { verifyProtocols, isUsable } = await import("../../prereg/verify.js");
+    const { shownPath } = await import("../../core/display-path.js");
     const checks = await verifyProtocols({ files: args.files ?? [] });
     for (const c of checks)
-      process.stdout.write(`${shown(c.loaded.file, process.cwd())}: ${c.state}: ${c.message}\n`);
+      process.stdout.write(
+        `${shownPath(c.loaded.file, process.cwd())}: ${c.state}: ${c.message}\n`,
+      );
     const bad = checks.filter((c) => !isUsable(c.state));
     if (bad.length > 0)
       throw new CheckFailedError(`${bad.length} protocol(s) not locked as registered`);

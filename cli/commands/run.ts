@@ -51,7 +51,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       }),
   handler: handled(async (args: RunArgs) => {
     const { runProtocols } = await import("../../measurements/run-protocols.js");
-    const { shown } = await import("../../prereg/verify.js");
+    const { shownPath } = await import("../../core/display-path.js");
     const { parseCliRef } = await import("../../probes/contracts/probe-spec.js");
     const cli = args.cli === undefined ? undefined : parseCliRef(args.cli);
     if (cli === null)
@@ -98,9 +98,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
           process.stdout.write(
             `  ${arm.id}: ${arm.verdict}${arm.verdict === "confirmed" ? "" : ` (${arm.reasons.join("; ")})`}\n`,
           );
-        process.stdout.write(`  record: ${shown(run.written.json, cwd)} (.md, .csv beside it)\n`);
+        process.stdout.write(
+          `  record: ${shownPath(run.written.json, cwd)} (.md, .csv beside it)\n`,
+        );
         if (run.reproduces !== null && run.written.previous !== null) {
-          const prev = shown(run.written.previous, cwd);
+          const prev = shownPath(run.written.previous, cwd);
           process.stdout.write(
             `  ${run.reproduces ? "reproduces the verdicts of" : "DIFFERS from the verdicts of"} ${prev}\n`,
           );

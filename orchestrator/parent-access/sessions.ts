@@ -11,6 +11,8 @@ import {
   windowsPathInWsl,
   type LocateEnv,
 } from "../../transcripts/locate.js";
+import { errnoCode } from "../../core/fs-errors.js";
+import { errorMessage } from "../../core/error-text.js";
 
 /** How the session checks find and read records; tests pass fixtures through the same readers. */
 export interface SessionLookup {
@@ -104,8 +106,5 @@ export async function claudeEvidence(
 }
 
 function errorCode(error: unknown): string {
-  return (
-    (error as NodeJS.ErrnoException).code ??
-    (error instanceof Error ? error.message : String(error))
-  );
+  return errnoCode(error, errorMessage(error));
 }

@@ -2,6 +2,7 @@
 import { mkdir, readdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { HomeOverlay } from "../plan/launch-types.js";
+import { hasErrno } from "../../core/fs-errors.js";
 
 /** Creates `targetDir` and links every entry of `overlay.source` into it except the excluded names. */
 export async function materializeHomeOverlay(
@@ -14,7 +15,7 @@ export async function materializeHomeOverlay(
     entries = await readdir(overlay.source);
   } catch (error) {
     // An operator without that home has nothing to mirror; the overlay is then an empty directory.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    if (hasErrno(error, "ENOENT")) return;
     throw error;
   }
   const excluded = new Set(overlay.exclude);

@@ -1,9 +1,10 @@
 // state.json of `witness orchestrate`: the workflow, each planned node's tool policy, node progress.
-import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { InputError, UsageError } from "../../core/errors.js";
-import { parseDocument, parseWith } from "../../core/read-input.js";
+import { writeFileAtomic } from "../../core/atomic.js";
+import { UsageError } from "../../core/errors.js";
+import { errnoCode } from "../../core/fs-errors.js";
+import { readInput } from "../../core/read-input.js";
 import { ambientContextSchema, workflowSpecSchema } from "../spec/schemas.js";
 import { toolPolicySchema } from "../policy/tool-policy.js";
 import { makeDirs } from "../../core/make-dirs.js";
@@ -55,26 +56,15 @@ export async function writeState(stateDir: string, state: RunState): Promise<voi
   try {
     await makeDirs(stateDir);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unwritable";
     throw new UsageError(
-      `cannot create the state directory ${stateDir} (${code}); name one you can write to`,
+      `cannot create the state directory ${stateDir} (${errnoCode(error, "unwritable")}); name one you can write to`,
     );
   }
-  const target = statePath(stateDir);
-  const temp = `${target}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(state, null, 2)}\n`, "utf8");
-  await rename(temp, target);
+  await writeFileAtomic(statePath(stateDir), `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** Reads and validates state.json; a missing or malformed file is an InputError. */
 export async function readState(stateDir: string): Promise<RunState> {
   const file = statePath(stateDir);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new InputError(file, [{ path: "", message: `cannot read the run state (${code})` }]);
-  }
-  return parseWith(runStateSchema, parseDocument(text, file), file);
+  return readInput(runStateSchema, file, "the run state");
 }

@@ -1,53 +1,11 @@
 // Git steps of the probe cell: init, commit and the git-excluded workspace sentinel directory.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { InternalError } from "../../core/errors.js";
-import { runProcess, type ExecResult } from "../../core/exec.js";
+import { gitOut, runGitBatch } from "../../core/git.js";
 import { WORKSPACE_SENTINEL_DIR } from "../contracts/fixture.js";
 
-// Every git call gets a fixed identity, so commits never depend on the operator's config.
-const IDENTITY = [
-  "-c",
-  "user.name=witness",
-  "-c",
-  "user.email=witness@invalid",
-  "-c",
-  "commit.gpgsign=false",
-];
-
-function gitFailed(what: string, cwd: string, result: ExecResult): InternalError {
-  return new InternalError(
-    `${what} failed in ${cwd}: ${result.spawnError ?? result.stderr.trim()}`,
-  );
-}
-
-export async function git(
-  args: string[],
-  cwd: string,
-  env: Record<string, string>,
-): Promise<string> {
-  const result = await runProcess({
-    file: "git",
-    args: [...IDENTITY, ...args],
-    env,
-    cwd,
-    timeoutMs: 30_000,
-  });
-  if (result.exitCode !== 0) throw gitFailed(`git ${args.join(" ")}`, cwd, result);
-  return result.stdout.trim();
-}
-
-// The repository steps run in one shell: each spawn from this process forks all of it, a shell
-// forking git does not. No template on init: hook samples are not needed and copying them is slow.
-// Usage: sh -c GIT_STEPS witness-git <init|-> <message> <worktree or ""> <git -c options…>
-const GIT_STEPS = `set -eu
-step=$1 message=$2 worktree=$3
-shift 3
-if [ "$step" = init ]; then git "$@" init -q --template= -b main; fi
-git "$@" add -A
-git "$@" commit -q --allow-empty -m "$message"
-if [ -n "$worktree" ]; then git "$@" worktree add -q -b witness-ws "$worktree"; fi
-`;
+// The cell is ours, made by this process: its ownership needs no check.
+const CELL_GIT_OPTIONS = ["-c", "safe.directory=*"];
 
 /** Commits everything in `dir` (after `git init` when `init`), then adds `worktree` when given. */
 export async function commitAll(
@@ -55,22 +13,16 @@ export async function commitAll(
   env: Record<string, string>,
   steps: { init: boolean; message: string; worktree?: string },
 ): Promise<void> {
-  const result = await runProcess({
-    file: "/bin/sh",
-    args: [
-      "-c",
-      GIT_STEPS,
-      "witness-git",
-      steps.init ? "init" : "-",
-      steps.message,
-      steps.worktree ?? "",
-      ...IDENTITY,
+  // No template on init: hook samples are not needed and copying them is slow.
+  await runGitBatch(
+    [
+      ...(steps.init ? [["init", "-q", "--template=", "-b", "main"]] : []),
+      ["add", "-A"],
+      ["commit", "-q", "--allow-empty", "-m", steps.message],
+      ...(steps.worktree ? [["worktree", "add", "-q", "-b", "witness-ws", steps.worktree]] : []),
     ],
-    env,
-    cwd: dir,
-    timeoutMs: 30_000,
-  });
-  if (result.exitCode !== 0) throw gitFailed("git init/add/commit", dir, result);
+    { cwd: dir, env, options: CELL_GIT_OPTIONS, timeoutMs: 30_000 },
+  );
 }
 
 // A worktree's info/exclude lives in the common git dir: ask git where, rather than assume `.git/`.
@@ -79,7 +31,12 @@ export async function makeWorkspaceSentinelDir(
   env: Record<string, string>,
 ): Promise<void> {
   await mkdir(join(ws, WORKSPACE_SENTINEL_DIR));
-  const exclude = resolve(ws, await git(["rev-parse", "--git-path", "info/exclude"], ws, env));
+  const where = await gitOut(["rev-parse", "--git-path", "info/exclude"], {
+    cwd: ws,
+    env,
+    options: CELL_GIT_OPTIONS,
+  });
+  const exclude = resolve(ws, where);
   await mkdir(dirname(exclude), { recursive: true });
   let text = "";
   try {

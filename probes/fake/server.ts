@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { Socket } from "node:net";
 import { z } from "zod";
 import { isSecretName, redactValue } from "../../core/child-env.js";
+import { errorMessage } from "../../core/error-text.js";
 
 /** One request as the fake server received it: headers redacted, body parsed when it is JSON. */
 export const capturedRequestSchema = z.object({
@@ -103,8 +104,8 @@ export async function startFakeServer(
       try {
         reply = respond(path, body);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        reply = { kind: "json", status: 500, body: { error: message }, answer: "responder-error" };
+        const body = { error: errorMessage(error) };
+        reply = { kind: "json", status: 500, body, answer: "responder-error" };
       }
       requests.push({
         method: req.method ?? "",

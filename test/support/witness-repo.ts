@@ -2,7 +2,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { runProcess, type ExecResult } from "../../core/exec.js";
+import type { ExecResult } from "../../core/exec.js";
+import { gitOut } from "../../core/git.js";
 import { runBuiltCli } from "./built-cli.js";
 
 export { WITNESS_ROOT } from "./built-cli.js";
@@ -17,24 +18,9 @@ function env(): Record<string, string> {
   };
 }
 
-/** Runs git in `cwd` with a fixed identity; throws when it fails. */
-export async function git(cwd: string, ...args: string[]): Promise<string> {
-  const result = await runProcess({
-    file: "git",
-    args: [
-      "-c",
-      "user.name=witness-test",
-      "-c",
-      "user.email=test@invalid",
-      "-c",
-      "commit.gpgsign=false",
-      ...args,
-    ],
-    env: env(),
-    cwd,
-  });
-  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`);
-  return result.stdout.trim();
+/** Runs git in `cwd` (hardened, as witness itself runs it); throws when it fails. */
+export function git(cwd: string, ...args: string[]): Promise<string> {
+  return gitOut(args, { cwd, env: env() });
 }
 
 /** Runs the built `witness` CLI in `cwd`. */

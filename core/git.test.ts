@@ -1,0 +1,70 @@
+import { existsSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildChildEnv } from "./child-env.js";
+import { gitOut, runGitBatch } from "./git.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "witness-core-git-"));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+describe("runGitBatch", () => {
+  it("passes every argument as data, whatever bytes it holds", async () => {
+    const message = `a "quoted" $(touch ${join(dir, "PWNED")}) \`x\` 'y' -n\nsecond line \\ ${"z".repeat(20)}`;
+    await runGitBatch(
+      [
+        ["init", "-q", "-b", "main"],
+        ["commit", "-q", "--allow-empty", "-m", message],
+      ],
+      { cwd: dir },
+    );
+    expect(await gitOut(["log", "-1", "--format=%B"], { cwd: dir })).toBe(message);
+    expect(existsSync(join(dir, "PWNED"))).toBe(false);
+  });
+
+  it("stops at the first failing step and names the steps", async () => {
+    await expect(
+      runGitBatch(
+        [["init", "-q"], ["no-such-subcommand"], ["commit", "--allow-empty", "-m", "x"]],
+        {
+          cwd: dir,
+        },
+      ),
+    ).rejects.toThrow(/git init\/no-such-subcommand\/commit failed/);
+    expect(await gitOut(["rev-list", "--all"], { cwd: dir })).toBe("");
+  });
+});
+
+describe("hardened git", () => {
+  it("reads neither the user's global configuration nor runs a hook it names", async () => {
+    const home = join(dir, "home");
+    const hooks = join(home, "hooks");
+    await mkdir(hooks, { recursive: true });
+    const ran = join(dir, "HOOK_RAN");
+    await writeFile(join(hooks, "pre-commit"), `#!/bin/sh\ntouch ${ran}\n`);
+    await chmod(join(hooks, "pre-commit"), 0o755);
+    await writeFile(
+      join(home, ".gitconfig"),
+      `[core]\n\thooksPath = ${hooks}\n[user]\n\tname = operator\n[init]\n\tdefaultBranch = operator-branch\n`,
+    );
+    const env = buildChildEnv({ parent: process.env, set: { HOME: home } });
+    const repo = join(dir, "repo");
+    await mkdir(repo);
+    await runGitBatch(
+      [
+        ["init", "-q"],
+        ["commit", "-q", "--allow-empty", "-m", "x"],
+      ],
+      { cwd: repo, env },
+    );
+    expect(existsSync(ran)).toBe(false);
+    expect(await gitOut(["log", "-1", "--format=%an"], { cwd: repo, env })).toBe("witness");
+    expect(await gitOut(["symbolic-ref", "--short", "HEAD"], { cwd: repo, env })).not.toBe(
+      "operator-branch",
+    );
+  });
+});
