@@ -1,12 +1,14 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { CheckFailedError } from "../core/errors.js";
-import { plantedMarkerNames } from "../probes/contracts/fixture.js";
-import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { runProtocols } from "../measurements/run-protocols.js";
 import type { ProbeFn } from "../measurements/runner.js";
 import { lockProtocol } from "../prereg/lock.js";
+import { plantedMarkerNames } from "../probes/contracts/fixture.js";
+import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { marker, observation, protocolText } from "../test/support/observations.js";
 import { commit, git, put, tempGitRepo, witness } from "../test/support/witness-repo.js";
 import { gateAdrs } from "./gate.js";

@@ -1,11 +1,12 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { recordSchema, type MeasurementRecord } from "../measurements/record.js";
-import { commitThatAdded, hasCommit, isAncestor, missingCommit, repoRoot } from "../core/git.js";
+
 import { DOCS } from "../core/doc-paths.js";
-import { checkProtocol, isUsable, listProtocols } from "../prereg/verify.js";
-import { parseAdr, type AdrDoc } from "./parse-adr.js";
 import { errorMessage } from "../core/error-text.js";
+import { commitThatAdded, hasCommit, isAncestor, missingCommit, repoRoot } from "../core/git.js";
+import { type MeasurementRecord, recordSchema } from "../measurements/record.js";
+import { checkProtocol, isUsable, listProtocols } from "../prereg/verify.js";
+import { type AdrDoc, parseAdr } from "./parse-adr.js";
 
 /** What one required protocol contributes to an ADR. */
 export interface Evidence {

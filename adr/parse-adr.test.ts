@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { parseAdr, withStatus } from "./parse-adr.js";
 
 describe("parseAdr", () => {

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CheckFailedError, UsageError } from "../core/errors.js";
+
 import { writeFileAtomic } from "../core/atomic.js";
-import { judgeAdr, loadGateContext, type AdrRow } from "./gate.js";
+import { CheckFailedError, UsageError } from "../core/errors.js";
+import { type AdrRow, judgeAdr, loadGateContext } from "./gate.js";
 import { withStatus } from "./parse-adr.js";
 
 /** Flips an ADR from Proposed to Accepted, only when the gate would let Accepted pass. */

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { AMBIENT_SUPPORT } from "../orchestrator/policy/ambient-support.js";
 import { put, tempGitRepo, WITNESS_ROOT } from "../test/support/witness-repo.js";
 import { gateSupportTable, SUPPORT_TABLE_SOURCE } from "./support-table.js";

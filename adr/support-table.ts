@@ -1,7 +1,8 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
+
 import { AMBIENT_SUPPORT } from "../orchestrator/policy/ambient-support.js";
-import { evidenceFor, loadGateContext, provenanceProblem, type GateContext } from "./gate.js";
+import { evidenceFor, type GateContext, loadGateContext, provenanceProblem } from "./gate.js";
 
 /** One honoured cell of the orchestrator's ambient support table, checked against its record. */
 export interface CitedCell {

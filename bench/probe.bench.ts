@@ -2,19 +2,21 @@
 import { cp, rm } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
+
 import { Bench } from "tinybench";
+
 import { buildChildEnv } from "../core/child-env.js";
 import { runProcess } from "../core/exec.js";
 import { cellSentinelPath, createCell, removeCell } from "../probes/cell/cell.js";
+import { resolveSentinelsDeep } from "../probes/cell/markers.js";
+import { fixtureSchema } from "../probes/contracts/fixture.js";
+import { PINNED } from "../probes/contracts/pinned.js";
+import type { ProbeCliName, ProbeSpec } from "../probes/contracts/probe-spec.js";
+import { cliArgs, endpointEnv } from "../probes/drivers/launch.js";
 import { anthropicResponder } from "../probes/fake/anthropic-messages.js";
 import { openaiResponder } from "../probes/fake/openai-responses.js";
 import { startFakeServer } from "../probes/fake/server.js";
-import { fixtureSchema } from "../probes/contracts/fixture.js";
 import { netnsTools, releaseWarmSlot } from "../probes/isolation/netns.js";
-import { cliArgs, endpointEnv } from "../probes/drivers/launch.js";
-import { resolveSentinelsDeep } from "../probes/cell/markers.js";
-import { PINNED } from "../probes/contracts/pinned.js";
-import type { ProbeCliName, ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { runProbe } from "../probes/run-probe.js";
 import { ensureCli } from "../probes/vendor-cache.js";
 

@@ -4,6 +4,7 @@ import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
+
 import { format } from "prettier";
 
 /** What a bench module exports by default: run, then return its Markdown section (no top heading). */

@@ -2,10 +2,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { Bench } from "tinybench";
+
 import { runProcess } from "../core/exec.js";
-import { installShims } from "../shims/install.js";
 import { findExecutable } from "../shims/find-executable.js";
+import { installShims } from "../shims/install.js";
 
 const CALLS = 20;
 const ROUNDS = 5;

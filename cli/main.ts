@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
+
 import { commands } from "./commands/index.js";
 
 // A reader that closes early (`witness adr check | head`) is not an error worth a stack trace.

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmod, link, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+
 import { hasErrno } from "./fs-errors.js";
 
 function tempPathFor(file: string): string {

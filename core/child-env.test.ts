@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { buildChildEnv, isSecretName, redactEnv } from "./child-env.js";
 
 describe("buildChildEnv", () => {

@@ -2,7 +2,9 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { buildChildEnv } from "./child-env.js";
 import { gitOut, runGitBatch } from "./git.js";
 

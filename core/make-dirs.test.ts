@@ -1,7 +1,9 @@
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { makeDirs } from "./make-dirs.js";
 
 describe("makeDirs", () => {

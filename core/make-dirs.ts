@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+
 import { hasErrno } from "./fs-errors.js";
 
 /**

@@ -1,8 +1,10 @@
 import { readFile } from "node:fs/promises";
+
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
-import { InputError, type InputIssue } from "./errors.js";
+
 import { firstLine } from "./error-text.js";
+import { InputError, type InputIssue } from "./errors.js";
 import { errnoCode } from "./fs-errors.js";
 
 /** Turns zod issues into `path: message` lines a person can act on. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { observationSchema } from "../probes/contracts/observation.js";
 
 /** A verdict on an arm or on a whole protocol. */

@@ -1,4 +1,5 @@
 import { stringify } from "csv-stringify/sync";
+
 import type { MeasurementRecord } from "./record.js";
 
 const COLUMNS = [

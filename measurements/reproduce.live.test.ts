@@ -1,10 +1,12 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { PINNED } from "../probes/contracts/pinned.js";
 import { defaultCacheDir, ensureCli } from "../probes/vendor-cache.js";
-import { git, witness, witnessWith, WITNESS_ROOT } from "../test/support/witness-repo.js";
+import { git, witness, WITNESS_ROOT, witnessWith } from "../test/support/witness-repo.js";
 import { recordSchema } from "./record.js";
 
 const PROTOCOL = "docs/prereg/0001-claude-code-setting-sources.yaml";

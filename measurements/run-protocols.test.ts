@@ -1,10 +1,12 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { RefusalError, UsageError } from "../core/errors.js";
+import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
-import { lockProtocol } from "../prereg/lock.js";
 import { marker, observation, protocolText } from "../test/support/observations.js";
 import { commit, put, tempGitRepo } from "../test/support/witness-repo.js";
 import { diffRecords } from "./diff.js";

@@ -1,12 +1,13 @@
 import { isAbsolute, join, resolve } from "node:path";
-import { UsageError } from "../core/errors.js";
-import type { CliRef } from "../probes/contracts/probe-spec.js";
-import { repoRoot } from "../core/git.js";
+
 import { DOCS } from "../core/doc-paths.js";
+import { UsageError } from "../core/errors.js";
+import { repoRoot } from "../core/git.js";
 import { listProtocols, refuseUnlessLocked, verifyProtocols } from "../prereg/verify.js";
+import type { CliRef } from "../probes/contracts/probe-spec.js";
 import { sameVerdicts } from "./diff.js";
 import type { MeasurementRecord } from "./record.js";
-import { runProtocol, type ProbeFn } from "./runner.js";
+import { type ProbeFn, runProtocol } from "./runner.js";
 import { ensureWritableDir, readRecord, writeRecord, type WrittenRecord } from "./write-record.js";
 
 /** Options of `runProtocols` (`witness run`). */

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { plantedMarkerNames } from "../probes/contracts/fixture.js";
-import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
+
 import { canonicalHash, sha256 } from "../core/canonical.js";
 import { parseProtocol } from "../prereg/load.js";
-import { marker, observation, protocolText } from "../test/support/observations.js";
 import type { LockCheck } from "../prereg/verify.js";
-import { runProtocol, type ProbeFn } from "./runner.js";
+import { plantedMarkerNames } from "../probes/contracts/fixture.js";
+import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
+import { marker, observation, protocolText } from "../test/support/observations.js";
+import { type ProbeFn, runProtocol } from "./runner.js";
 
 function locked(text = protocolText()): LockCheck {
   const protocol = parseProtocol(text, "docs/prereg/0001-demo.yaml");

@@ -1,16 +1,17 @@
 import { arch, cpus, platform, release } from "node:os";
+
 import { redactEnv } from "../core/child-env.js";
+import { firstLine } from "../core/error-text.js";
 import { InternalError } from "../core/errors.js";
-import { observationSchema, type Observation } from "../probes/contracts/observation.js";
-import { probeSpecSchema, type CliRef, type ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { evaluatePredicate } from "../prereg/evaluate.js";
 import { predicateLabel } from "../prereg/predicate.js";
 import type { Arm } from "../prereg/protocol.js";
 import type { LockCheck } from "../prereg/verify.js";
+import { type Observation, observationSchema } from "../probes/contracts/observation.js";
+import { type CliRef, type ProbeSpec, probeSpecSchema } from "../probes/contracts/probe-spec.js";
 import { runPool } from "./pool.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
 import { armVerdict, overallVerdict, spawnStatus, tally, VERDICT_RULE } from "./verdict.js";
-import { firstLine } from "../core/error-text.js";
 
 /** What the runner passes to the probe cell besides the spec. */
 export interface ProbeCallOptions {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import type { SpawnRecord } from "./record.js";
 import { armVerdict, overallVerdict, spawnStatus, tally } from "./verdict.js";
 

@@ -1,13 +1,14 @@
 import { access, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { UsageError } from "../core/errors.js";
-import { readInput } from "../core/read-input.js";
+
 import { writeFileExclusive } from "../core/atomic.js";
-import { recordSchema, type MeasurementRecord } from "./record.js";
+import { UsageError } from "../core/errors.js";
+import { errnoCode } from "../core/fs-errors.js";
+import { makeDirs } from "../core/make-dirs.js";
+import { readInput } from "../core/read-input.js";
+import { type MeasurementRecord, recordSchema } from "./record.js";
 import { renderCsv } from "./render-csv.js";
 import { renderMarkdown } from "./render-md.js";
-import { makeDirs } from "../core/make-dirs.js";
-import { errnoCode } from "../core/fs-errors.js";
 
 /** `NNNN-slug-cli-version`, the name every file of a record starts with. */
 export function recordBaseName(record: MeasurementRecord): string {

@@ -1,22 +1,5 @@
 // The reference orchestrator's public API (`witness/orchestrator`).
 export type {
-  AmbientContext,
-  Adapter,
-  NodeSpec,
-  ProjectConfig,
-  WorkflowSpec,
-} from "./spec/schemas.js";
-export {
-  adapterSchema,
-  ambientContextSchema,
-  filesystemSchema,
-  nodeSpecSchema,
-  originSchema,
-  projectConfigSchema,
-  workflowSpecSchema,
-} from "./spec/schemas.js";
-export type { Diagnostic } from "./spec/diagnostics.js";
-export type {
   ParentAccess,
   ParentAccessDetector,
   ParentEvidence,
@@ -30,12 +13,29 @@ export type {
   PlanLaunchInput,
 } from "./plan/launch-types.js";
 export { planLaunch } from "./plan/plan-launch.js";
-export { materializeHomeOverlay } from "./run/home-overlay.js";
+export { AMBIENT_ENV, resolveAmbient } from "./policy/ambient-context.js";
+export type { SupportCell } from "./policy/ambient-support.js";
+export { AMBIENT_SUPPORT, supportOf } from "./policy/ambient-support.js";
+export { decideAccess, FULL_ACCESS_DISABLE_ENV } from "./policy/full-access.js";
 export type { ToolPolicy } from "./policy/tool-policy.js";
 export { runOptions, toolPolicyFor, toolPolicySchema } from "./policy/tool-policy.js";
-export { AMBIENT_ENV, resolveAmbient } from "./policy/ambient-context.js";
-export { AMBIENT_SUPPORT, supportOf } from "./policy/ambient-support.js";
-export type { SupportCell } from "./policy/ambient-support.js";
-export { FULL_ACCESS_DISABLE_ENV, decideAccess } from "./policy/full-access.js";
 export { disclosureFor, disclosureSlots } from "./render/disclosure.js";
-export { readProjectConfig, parseWorkerFullAccess } from "./spec/project-config.js";
+export { materializeHomeOverlay } from "./run/home-overlay.js";
+export type { Diagnostic } from "./spec/diagnostics.js";
+export { parseWorkerFullAccess, readProjectConfig } from "./spec/project-config.js";
+export type {
+  Adapter,
+  AmbientContext,
+  NodeSpec,
+  ProjectConfig,
+  WorkflowSpec,
+} from "./spec/schemas.js";
+export {
+  adapterSchema,
+  ambientContextSchema,
+  filesystemSchema,
+  nodeSpecSchema,
+  originSchema,
+  projectConfigSchema,
+  workflowSpecSchema,
+} from "./spec/schemas.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { evaluatePredicate } from "./evaluate.js";
-import { predicateLabel, predicateSchema, type Predicate } from "./predicate.js";
+
 import { marker, observation } from "../test/support/observations.js";
+import { evaluatePredicate } from "./evaluate.js";
+import { type Predicate, predicateLabel, predicateSchema } from "./predicate.js";
 
 const obs = observation({
   exitCode: 3,

@@ -1,8 +1,8 @@
-import { InputError } from "../core/errors.js";
-import { parseDocument, parseWith, readUserFile } from "../core/read-input.js";
 import { canonicalHash, sha256 } from "../core/canonical.js";
 import { protocolFileName } from "../core/doc-paths.js";
-import { protocolSchema, type Protocol } from "./protocol.js";
+import { InputError } from "../core/errors.js";
+import { parseDocument, parseWith, readUserFile } from "../core/read-input.js";
+import { type Protocol, protocolSchema } from "./protocol.js";
 
 /** A protocol read from disk, with both of its hashes. */
 export interface LoadedProtocol {

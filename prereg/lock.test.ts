@@ -1,10 +1,12 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { RefusalError, UsageError } from "../core/errors.js";
-import { amendmentSchema, lockProtocol, readLock } from "./lock.js";
 import { protocolText } from "../test/support/observations.js";
 import { commit, git, put, tempGitRepo } from "../test/support/witness-repo.js";
+import { amendmentSchema, lockProtocol, readLock } from "./lock.js";
 import { verifyProtocols } from "./verify.js";
 
 const REL = "docs/prereg/0001-demo.yaml";

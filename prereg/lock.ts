@@ -1,13 +1,15 @@
 import { appendFile, readdir, readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+
 import { z } from "zod";
-import { RefusalError, UsageError } from "../core/errors.js";
-import { parseDocument, parseWith, unreadableFile } from "../core/read-input.js";
+
 import { writeFileAtomic } from "../core/atomic.js";
-import { isCommittedAndClean, lastCommitOf, repoRoot } from "../core/git.js";
-import { loadProtocol, type LoadedProtocol } from "./load.js";
 import { amendmentsPathOf, DOCS, lockPathOf } from "../core/doc-paths.js";
+import { RefusalError, UsageError } from "../core/errors.js";
 import { hasErrno } from "../core/fs-errors.js";
+import { isCommittedAndClean, lastCommitOf, repoRoot } from "../core/git.js";
+import { parseDocument, parseWith, unreadableFile } from "../core/read-input.js";
+import { type LoadedProtocol, loadProtocol } from "./load.js";
 
 /** A protocol's lock (`NNNN-slug.lock.json`): what was registered, and in which commit. */
 export const lockSchema = z.strictObject({

@@ -1,12 +1,13 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { UsageError } from "../core/errors.js";
-import { PINNED } from "../probes/contracts/pinned.js";
+
 import { writeFileExclusive } from "../core/atomic.js";
-import { repoRoot } from "../core/git.js";
-import { parseProtocol } from "./load.js";
 import { DOCS, protocolFileName } from "../core/doc-paths.js";
+import { UsageError } from "../core/errors.js";
+import { repoRoot } from "../core/git.js";
 import { makeDirs } from "../core/make-dirs.js";
+import { PINNED } from "../probes/contracts/pinned.js";
+import { parseProtocol } from "./load.js";
 
 /** Options of `newProtocol`. */
 export interface NewProtocolOptions {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { markerLocationSchema, toolOutcomeSchema } from "../probes/contracts/observation.js";
 
 const name = z.string().regex(/^[A-Za-z0-9_]+$/, "expected a name of letters, digits and _");

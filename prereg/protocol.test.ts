@@ -1,13 +1,15 @@
-import { copyFile, mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InputError } from "../core/errors.js";
+
 import { canonicalHash } from "../core/canonical.js";
-import { loadProtocol, parseProtocol } from "./load.js";
+import { InputError } from "../core/errors.js";
 import { protocolText } from "../test/support/observations.js";
 import { witness } from "../test/support/witness-repo.js";
+import { loadProtocol, parseProtocol } from "./load.js";
 
 const BAD = join(dirname(fileURLToPath(import.meta.url)), "test", "fixtures", "bad");
 const expected = JSON.parse(await readFile(join(BAD, "expected.json"), "utf8")) as Record<

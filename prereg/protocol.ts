@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { fixtureSchema, plantedMarkerNames } from "../probes/contracts/fixture.js";
 import {
   cliRefSchema,

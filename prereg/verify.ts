@@ -1,11 +1,12 @@
 import { readdir } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { RefusalError } from "../core/errors.js";
+
 import { sha256 } from "../core/canonical.js";
-import { hasCommit, missingCommit, repoRoot, showAt } from "../core/git.js";
-import { loadProtocol, type LoadedProtocol } from "./load.js";
-import { readLock, type Lock } from "./lock.js";
 import { DOCS, protocolFileName } from "../core/doc-paths.js";
+import { RefusalError } from "../core/errors.js";
+import { hasCommit, missingCommit, repoRoot, showAt } from "../core/git.js";
+import { type LoadedProtocol, loadProtocol } from "./load.js";
+import { type Lock, readLock } from "./lock.js";
 
 /** A protocol's standing against its lock. */
 export type LockState = "locked" | "reformatted" | "changed" | "unlocked" | "bad-commit";

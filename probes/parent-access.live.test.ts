@@ -1,9 +1,11 @@
 // Live: the detector, fed what a real CLI's tool child sees (its env and /proc/self/status), reads
 // a full-access session as full access and a sandboxed one as sandboxed.
 import { rm } from "node:fs/promises";
+
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import type { ParentAccess } from "../orchestrator/parent-access/parent-access.js";
+
 import { detectParentAccess } from "../orchestrator/parent-access/detect.js";
+import type { ParentAccess } from "../orchestrator/parent-access/parent-access.js";
 import { PINNED } from "./contracts/pinned.js";
 import type { ProbeCliName } from "./contracts/probe-spec.js";
 import { runProbe } from "./run-probe.js";

@@ -1,8 +1,10 @@
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { InputError, UsageError } from "../core/errors.js";
-import { loadProbeSpec } from "./probe-input.js";
 import { probeSpecSchema } from "./contracts/probe-spec.js";
+import { loadProbeSpec } from "./probe-input.js";
 
 const cwd = join(import.meta.dirname, "test", "fixtures", "probe-input");
 

@@ -1,10 +1,12 @@
 // Building a ProbeSpec from the files and flags `witness probe` is given.
 import { resolve } from "node:path";
+
 import { z } from "zod";
+
 import { InputError, UsageError } from "../core/errors.js";
 import { readInput } from "../core/read-input.js";
 import { fixtureSchema } from "./contracts/fixture.js";
-import { parseCliRef, unusedSentinelPlacements, type ProbeSpec } from "./contracts/probe-spec.js";
+import { parseCliRef, type ProbeSpec, unusedSentinelPlacements } from "./contracts/probe-spec.js";
 import { scriptSchema, sentinelNames } from "./contracts/script.js";
 
 /** What the command line says about one probe. */

@@ -1,14 +1,16 @@
 // Live probes: the real pinned Claude Code and Codex, installed through the vendor cache, offline.
 import { existsSync } from "node:fs";
-import { mkdtemp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+
 import { cellsRemoved } from "./cell/cell.js";
-import { netnsTools, releaseWarmSlot } from "./isolation/netns.js";
 import type { Observation } from "./contracts/observation.js";
 import { PINNED } from "./contracts/pinned.js";
 import type { ProbeCliName, ProbeSpec } from "./contracts/probe-spec.js";
+import { netnsTools, releaseWarmSlot } from "./isolation/netns.js";
 import { runProbe, type RunProbeOptions } from "./run-probe.js";
 import { defaultCacheDir, ensureCli } from "./vendor-cache.js";
 

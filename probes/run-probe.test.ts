@@ -1,11 +1,13 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import type { ExecResult } from "../core/exec.js";
+import { scriptSchema } from "./contracts/script.js";
 import type { CapturedRequest } from "./fake/server.js";
 import { runProbe, spawnFaults } from "./run-probe.js";
-import { scriptSchema } from "./contracts/script.js";
 
 const ok: ExecResult = {
   exitCode: 0,

@@ -1,30 +1,31 @@
 // One probe spawn end to end: cell, fake server, launch (netns when possible), observe, clean up.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { buildChildEnv, redactEnv } from "../core/child-env.js";
-import { runProcess, type ExecResult } from "../core/exec.js";
+import { errorMessage } from "../core/error-text.js";
+import { type ExecResult, runProcess } from "../core/exec.js";
 import { parseWith } from "../core/read-input.js";
 import {
+  type Cell,
   cellSentinelPath,
   cellSentinels,
   createCell,
   removeCellLater,
   startCellFlush,
-  type Cell,
 } from "./cell/cell.js";
+import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
+import { type Observation, observationSchema } from "./contracts/observation.js";
+import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
+import { type Script, sentinelNames } from "./contracts/script.js";
+import { cliArgs, endpointEnv } from "./drivers/launch.js";
+import { renderNodeLaunch } from "./drivers/node-launch.js";
 import { anthropicIssuedCalls, anthropicResponder } from "./fake/anthropic-messages.js";
 import { openaiIssuedCalls, openaiResponder } from "./fake/openai-responses.js";
-import { startFakeServer, type CapturedRequest, type FakeServer } from "./fake/server.js";
-import { acquireSlot, netnsTools, type NetnsSlot } from "./isolation/netns.js";
-import { cliArgs, endpointEnv } from "./drivers/launch.js";
-import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
-import { observationSchema, type Observation } from "./contracts/observation.js";
+import { type CapturedRequest, type FakeServer, startFakeServer } from "./fake/server.js";
+import { acquireSlot, type NetnsSlot, netnsTools } from "./isolation/netns.js";
 import { observe, readTranscript } from "./observe/observe.js";
-import { planNodeLaunch } from "./drivers/node-launch.js";
-import { probeSpecSchema, type ProbeSpec } from "./contracts/probe-spec.js";
-import { sentinelNames, type Script } from "./contracts/script.js";
 import { ensureCli } from "./vendor-cache.js";
-import { errorMessage } from "../core/error-text.js";
 
 /** Options of one probe spawn. */
 export interface RunProbeOptions {
@@ -104,7 +105,7 @@ export async function runProbe(
     const baseUrl = slot ? `http://127.0.0.1:${slot.port}` : server.url;
 
     const planned =
-      "node" in spec.launch ? await planNodeLaunch(spec.launch, spec.cli.name, cell) : null;
+      "node" in spec.launch ? await renderNodeLaunch(spec.launch, spec.cli.name, cell) : null;
     const argv = planned ? planned.args : "argv" in spec.launch ? spec.launch.argv : [];
     const args = cliArgs(spec.cli.name, argv, baseUrl);
     const env = buildChildEnv({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import type { Observation } from "./contracts/observation.js";
 import { summarizeObservation } from "./summary.js";
 

@@ -4,12 +4,14 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { z } from "zod";
+
 import { buildChildEnv } from "../core/child-env.js";
 import { UsageError } from "../core/errors.js";
 import { runProcess } from "../core/exec.js";
-import type { CliRef, ProbeCliName } from "./contracts/probe-spec.js";
 import { makeDirs } from "../core/make-dirs.js";
+import type { CliRef, ProbeCliName } from "./contracts/probe-spec.js";
 
 /** The npm package and binary name of each CLI witness can install. */
 export const VENDOR_PACKAGES: Readonly<Record<ProbeCliName, { pkg: string; bin: string }>> = {

@@ -6,17 +6,18 @@
 import { copyFile, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+
 import { buildChildEnv, redactEnv } from "../core/child-env.js";
 import { runProcess } from "../core/exec.js";
+import { gitOut } from "../core/git.js";
+import { type CliRef, parseCliRef } from "../probes/contracts/probe-spec.js";
+import { type Script, scriptSchema } from "../probes/contracts/script.js";
+import { cliArgs, endpointEnv } from "../probes/drivers/launch.js";
 import { anthropicResponder } from "../probes/fake/anthropic-messages.js";
 import { openaiResponder } from "../probes/fake/openai-responses.js";
 import { startFakeServer } from "../probes/fake/server.js";
-import { cliArgs, endpointEnv } from "../probes/drivers/launch.js";
-import { parseCliRef, type CliRef } from "../probes/contracts/probe-spec.js";
-import { scriptSchema, type Script } from "../probes/contracts/script.js";
-import { newestClaudeSession, newestCodexRollout } from "../transcripts/locate.js";
 import { ensureCli, parseReportedVersion } from "../probes/vendor-cache.js";
-import { gitOut } from "../core/git.js";
+import { newestClaudeSession, newestCodexRollout } from "../transcripts/locate.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "transcripts", "test", "fixtures");
 const DEFAULT_REFS = [

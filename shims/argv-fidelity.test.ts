@@ -1,10 +1,12 @@
 import { existsSync, realpathSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { run, tempDir } from "../test/support/temp-dir.js";
 import { installShims } from "./install.js";
 import { readShimLog } from "./read-log.js";
-import { run, tempDir } from "../test/support/temp-dir.js";
 
 const FIXTURE = join(import.meta.dirname, "test/fixtures/nasty-argv/spawn-claude.sh");
 

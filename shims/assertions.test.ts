@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { checkSpawned, sideBySide, unmetPlans } from "./assertions.js";
 import type { ShimRecord } from "./log-schema.js";
 

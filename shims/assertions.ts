@@ -1,4 +1,5 @@
 import { realpathSync } from "node:fs";
+
 import type { ShimRecord } from "./log-schema.js";
 
 /** What a spawn must look like; every given field must match. */

@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { run, tempDir } from "../test/support/temp-dir.js";
 import { unmetPlans } from "./assertions.js";
 import { installShims } from "./install.js";
 import { readShimLog } from "./read-log.js";
 import { BEYOND_PLAN_EXIT_CODE, LOG_FAILURE_EXIT_CODE } from "./shim-spec.js";
-import { run, tempDir } from "../test/support/temp-dir.js";
 
 const FIXTURES = join(import.meta.dirname, "test/fixtures/pass-through");
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");

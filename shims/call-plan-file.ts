@@ -1,13 +1,14 @@
 import { dirname, isAbsolute, resolve } from "node:path";
+
 import { readInput } from "../core/read-input.js";
-import { planFileSchema, type BehaviourInput, type OutcomeInput } from "./shim-spec.js";
+import { type BehaviourInput, type OutcomeInput, planFileSchema } from "./shim-spec.js";
 
 function resolved(path: string | undefined, base: string): string | undefined {
   return path === undefined || isAbsolute(path) ? path : resolve(base, path);
 }
 
 /** Reads a YAML/JSON plan file into a plan behaviour; output files resolve beside the plan. */
-export async function readPlanFile(
+export async function readCallPlanFile(
   file: string,
   options: { cwd?: string } = {},
 ): Promise<BehaviourInput> {

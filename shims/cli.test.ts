@@ -1,7 +1,9 @@
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { builtCli } from "../test/support/built-cli.js";
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { builtCli } from "../test/support/built-cli.js";
 import { run, tempDir } from "../test/support/temp-dir.js";
 
 // End to end through the built CLI (`npm test` builds first; a stale dist/ fails loudly).

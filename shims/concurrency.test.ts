@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { run, tempDir } from "../test/support/temp-dir.js";
 import { installShims } from "./install.js";
 import { readShimLog } from "./read-log.js";
-import { run, tempDir } from "../test/support/temp-dir.js";
 
 // Starts N shims at once from one sh, each with its index and an argument of `size` bytes.
 const BURST = `

@@ -3,18 +3,17 @@ export {
   checkSpawned,
   differences,
   sideBySide,
-  unmetPlans,
   type SpawnCheck,
   type SpawnExpectation,
+  unmetPlans,
 } from "./assertions.js";
 export {
-  installShims,
   type InstalledShim,
   type InstalledShims,
+  installShims,
   type InstallShimsOptions,
 } from "./install.js";
-export { STATE_DIR_NAME } from "./state-dir.js";
-export { SHIM_LOG_VERSION, shimRecordSchema, type ShimRecord } from "./log-schema.js";
+export { SHIM_LOG_VERSION, type ShimRecord, shimRecordSchema } from "./log-schema.js";
 export {
   parseShimLog,
   readShimLog,
@@ -23,16 +22,17 @@ export {
   type ShimLogProblem,
 } from "./read-log.js";
 export {
+  type Behaviour,
+  type BehaviourInput,
+  behaviourSchema,
   BEYOND_PLAN_EXIT_CODE,
   DEFAULT_ENV_PATTERNS,
   LOG_FAILURE_EXIT_CODE,
-  behaviourSchema,
-  outcomeSchema,
-  planFileSchema,
-  type Behaviour,
-  type BehaviourInput,
   type Outcome,
   type OutcomeInput,
+  outcomeSchema,
   type PlanFile,
+  planFileSchema,
   type StdinMode,
 } from "./shim-spec.js";
+export { STATE_DIR_NAME } from "./state-dir.js";

@@ -1,29 +1,30 @@
 import { constants } from "node:fs";
 import { access, appendFile, copyFile, mkdir, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+
+import { writeFileAtomic } from "../core/atomic.js";
 import { UsageError } from "../core/errors.js";
+import { errnoCode } from "../core/fs-errors.js";
+import { makeDirs } from "../core/make-dirs.js";
 import { findExecutable, isExecutableFile, isWitnessShim } from "./find-executable.js";
 import { findHostTools } from "./host-tools.js";
-import { bootClock, clearCallClaims, STATE_DIR_NAME, writePlanLengths } from "./state-dir.js";
 import {
-  renderShim,
   type OutputSource,
   type RenderedStep,
+  renderShim,
   type ShimConfig,
 } from "./render-shim.js";
 import {
+  type BehaviourInput,
   behaviourSchema,
   DEFAULT_ENV_PATTERNS,
   envPatternProblem,
   envPatternRegex,
-  shimNameProblem,
-  type BehaviourInput,
   type Outcome,
+  shimNameProblem,
   type StdinMode,
 } from "./shim-spec.js";
-import { makeDirs } from "../core/make-dirs.js";
-import { errnoCode } from "../core/fs-errors.js";
-import { writeFileAtomic } from "../core/atomic.js";
+import { bootClock, clearCallClaims, STATE_DIR_NAME, writePlanLengths } from "./state-dir.js";
 
 /** What `installShims` writes and how those shims behave. */
 export interface InstallShimsOptions {

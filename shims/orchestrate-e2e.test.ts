@@ -1,11 +1,14 @@
+import "./vitest.js";
+
 import { copyFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { isSecretName } from "../core/child-env.js";
 import { builtCli } from "../test/support/built-cli.js";
-import { readShimLog } from "./read-log.js";
 import { run, tempDir } from "../test/support/temp-dir.js";
-import "./vitest.js";
+import { readShimLog } from "./read-log.js";
 
 // Use it on ourselves: the reference orchestrator, built, run with shims on PATH.
 const MAIN = builtCli();

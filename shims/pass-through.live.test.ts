@@ -1,12 +1,14 @@
 // Live: pass-through shims in front of the real pinned CLIs, installed through the vendor cache.
 import { join } from "node:path";
+
 import { afterEach, beforeAll, beforeEach, describe, expect, it, type TestContext } from "vitest";
+
 import { PINNED } from "../probes/contracts/pinned.js";
 import type { ProbeCliName } from "../probes/contracts/probe-spec.js";
 import { defaultCacheDir, ensureCli } from "../probes/vendor-cache.js";
+import { run, tempDir } from "../test/support/temp-dir.js";
 import { installShims } from "./install.js";
 import { readShimLog } from "./read-log.js";
-import { run, tempDir } from "../test/support/temp-dir.js";
 
 const cacheDir = defaultCacheDir();
 const bins: Partial<Record<ProbeCliName, string>> = {};

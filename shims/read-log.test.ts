@@ -1,9 +1,11 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { InputError } from "../core/errors.js";
-import { parseShimLog, readShimLog } from "./read-log.js";
 import { tempDir } from "../test/support/temp-dir.js";
+import { parseShimLog, readShimLog } from "./read-log.js";
 
 const record = (argv: string[]) =>
   JSON.stringify({

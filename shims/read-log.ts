@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { shimRecordSchema, type ShimRecord } from "./log-schema.js";
+
 import { unreadableFile } from "../core/read-input.js";
+import { type ShimRecord, shimRecordSchema } from "./log-schema.js";
 
 /** A log line that could not be read, with its 1-based line number. */
 export interface ShimLogProblem {

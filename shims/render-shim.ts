@@ -1,6 +1,6 @@
 import type { HostTools } from "./host-tools.js";
-import { BEYOND_PLAN_EXIT_CODE, type StdinMode } from "./shim-spec.js";
 import { shQuote } from "./sh-quote.js";
+import { BEYOND_PLAN_EXIT_CODE, type StdinMode } from "./shim-spec.js";
 
 /** Where one output of one scripted call comes from: literal text or a file copied at install. */
 export type OutputSource = { text: string } | { file: string } | undefined;

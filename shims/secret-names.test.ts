@@ -1,10 +1,12 @@
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { isSecretName } from "../core/child-env.js";
-import { installShims } from "./install.js";
-import { readShimLog } from "./read-log.js";
-import type { ShimRecord } from "./log-schema.js";
 import { run, tempDir } from "../test/support/temp-dir.js";
+import { installShims } from "./install.js";
+import type { ShimRecord } from "./log-schema.js";
+import { readShimLog } from "./read-log.js";
 
 const NAMES = [
   "ANTHROPIC_API_KEY",

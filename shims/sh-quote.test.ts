@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { shQuote } from "./sh-quote.js";
+
 import { run } from "../test/support/temp-dir.js";
+import { shQuote } from "./sh-quote.js";
 
 const NASTY = [
   "",

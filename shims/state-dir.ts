@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+
 import { writeFileAtomic } from "../core/atomic.js";
 
 /** The folder, inside the shim directory, that the shims keep their state in. */

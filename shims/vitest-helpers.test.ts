@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { run } from "../test/support/temp-dir.js";
 import { withShims } from "./vitest.js";
 

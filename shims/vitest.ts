@@ -2,13 +2,15 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+
 import { expect } from "vitest";
-import { checkSpawned, unmetPlans, type SpawnExpectation } from "./assertions.js";
+
+import { checkSpawned, type SpawnExpectation, unmetPlans } from "./assertions.js";
 import { installShims } from "./install.js";
-import { readPlanLengths } from "./state-dir.js";
 import type { ShimRecord } from "./log-schema.js";
 import { readShimLogSync, type ShimLog } from "./read-log.js";
 import type { BehaviourInput, OutcomeInput, StdinMode } from "./shim-spec.js";
+import { readPlanLengths } from "./state-dir.js";
 
 /** How one shim in `withShims` behaves: a scripted outcome, a per-call plan, or pass-through. */
 export type ShimSetup =

@@ -1,14 +1,16 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { afterAll, describe, expect, it } from "vitest";
-import { readClaudeSession } from "./claude-session.js";
-import { claudeProjectSlug } from "./locate.js";
+
 import {
   homeWith,
   recorded,
   removeHomes,
   sessionIdOf,
 } from "../test/support/recorded-transcripts.js";
+import { readClaudeSession } from "./claude-session.js";
+import { claudeProjectSlug } from "./locate.js";
 
 const runs = recorded("claude-code");
 

@@ -1,18 +1,19 @@
 // Claude Code session transcript ($HOME/.claude/projects/<slug>/<session>.jsonl), typed for witness.
 import { z } from "zod";
+
 import { zodIssues } from "../core/read-input.js";
 import {
   CLAUDE_KNOWN_TYPES,
   claudeAssistantRecordSchema,
   claudeAttachmentRecordSchema,
   claudeInstructionsSchema,
+  type ClaudePermissionDecision,
   claudeSkillListingSchema,
   claudeToolResultBlockSchema,
   claudeToolUseBlockSchema,
   claudeUserRecordSchema,
-  type ClaudePermissionDecision,
 } from "./claude-records.js";
-import { recordType, streamJsonl, tally, type BrokenLine } from "./jsonl-stream.js";
+import { type BrokenLine, recordType, streamJsonl, tally } from "./jsonl-stream.js";
 
 export { CLAUDE_KNOWN_TYPES, type ClaudePermissionDecision } from "./claude-records.js";
 

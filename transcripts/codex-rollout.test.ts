@@ -1,13 +1,15 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { afterAll, describe, expect, it } from "vitest";
-import { readCodexRollout } from "./codex-rollout.js";
+
 import {
   homeWith,
   recorded,
   removeHomes,
   sessionIdOf,
 } from "../test/support/recorded-transcripts.js";
+import { readCodexRollout } from "./codex-rollout.js";
 
 const runs = recorded("codex");
 

@@ -1,5 +1,6 @@
 // Codex rollout ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl), typed for witness.
 import { z } from "zod";
+
 import { zodIssues } from "../core/read-input.js";
 import {
   CODEX_KNOWN_TYPES,
@@ -10,7 +11,7 @@ import {
   codexSessionMetaSchema,
   codexTurnContextSchema,
 } from "./codex-records.js";
-import { recordType, streamJsonl, tally, type BrokenLine } from "./jsonl-stream.js";
+import { type BrokenLine, recordType, streamJsonl, tally } from "./jsonl-stream.js";
 
 export { CODEX_KNOWN_TYPES } from "./codex-records.js";
 

@@ -1,8 +1,10 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterAll, describe, expect, it } from "vitest";
-import { recordType, streamJsonl, type JsonlLine } from "./jsonl-stream.js";
+
+import { type JsonlLine, recordType, streamJsonl } from "./jsonl-stream.js";
 
 const dir = await mkdtemp(join(tmpdir(), "witness-jsonl-"));
 afterAll(() => rm(dir, { recursive: true, force: true }));

@@ -1,6 +1,7 @@
 // Shared JSONL reader for vendor transcripts: one line at a time, never fatal on a bad line.
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+
 import { firstLine } from "../core/error-text.js";
 
 /** A line that could not be used, with its 1-based line number and why. */

@@ -1,4 +1,5 @@
 import type { CommandModule } from "yargs";
+
 import { CheckFailedError } from "../../core/errors.js";
 import { handled } from "../exit.js";
 

@@ -1,6 +1,8 @@
 // End to end: the built `witness` on the hand-written examples in orchestrator/examples/.
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { disclosureFor } from "../../orchestrator/render/disclosure.js";
 import { runBuiltCli, WITNESS_ROOT as ROOT } from "../../test/support/built-cli.js";
 import { fakeClis } from "../../test/support/fake-clis.js";

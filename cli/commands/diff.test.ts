@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { plantedMarkerNames } from "../../probes/contracts/fixture.js";
-import type { ProbeSpec } from "../../probes/contracts/probe-spec.js";
+
 import { runProtocols } from "../../measurements/run-protocols.js";
 import { lockProtocol } from "../../prereg/lock.js";
+import { plantedMarkerNames } from "../../probes/contracts/fixture.js";
+import type { ProbeSpec } from "../../probes/contracts/probe-spec.js";
 import { marker, observation, protocolText } from "../../test/support/observations.js";
 import { commit, put, tempGitRepo, witness } from "../../test/support/witness-repo.js";
 

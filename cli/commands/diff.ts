@@ -1,4 +1,5 @@
 import type { CommandModule } from "yargs";
+
 import { handled } from "../exit.js";
 
 interface DiffArgs {

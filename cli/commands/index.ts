@@ -1,4 +1,5 @@
 import type { CommandModule } from "yargs";
+
 import { adrCommand } from "./adr.js";
 import { argvCommand } from "./argv.js";
 import { diffCommand } from "./diff.js";

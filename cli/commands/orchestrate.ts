@@ -1,9 +1,10 @@
 import type { Argv, CommandModule } from "yargs";
+
 import { handled } from "../exit.js";
 import {
+  type RunPolicyArgs,
   runPolicyOptions,
   withRunPolicyOptions,
-  type RunPolicyArgs,
 } from "../run-policy-options.js";
 
 interface RunArgs extends RunPolicyArgs {

@@ -1,9 +1,10 @@
 import type { CommandModule } from "yargs";
+
 import { handled } from "../exit.js";
 import {
+  type RunPolicyArgs,
   runPolicyOptions,
   withRunPolicyOptions,
-  type RunPolicyArgs,
 } from "../run-policy-options.js";
 
 interface PlanArgs extends RunPolicyArgs {
@@ -24,9 +25,9 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       })
       .option("json", { type: "boolean", default: false, describe: "print the plan as JSON" }),
   handler: handled(async (args: PlanArgs) => {
-    const { planFile } = await import("../../orchestrator/plan/describe-launch.js");
+    const { planWorkflowFile } = await import("../../orchestrator/plan/describe-launch.js");
     const { renderPlanScreen } = await import("../../orchestrator/plan/plan-workflow.js");
-    const plan = await planFile({
+    const plan = await planWorkflowFile({
       workflowFile: args.workflow,
       ...runPolicyOptions(args),
     });

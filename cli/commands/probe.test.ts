@@ -1,5 +1,7 @@
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { buildChildEnv } from "../../core/child-env.js";
 import { runBuiltCli, WITNESS_ROOT as ROOT } from "../../test/support/built-cli.js";
 import { probeInputFromArgs } from "./probe.js";

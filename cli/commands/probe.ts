@@ -1,4 +1,5 @@
 import type { CommandModule } from "yargs";
+
 import type { ProbeInput } from "../../probes/probe-input.js";
 import { handled } from "../exit.js";
 

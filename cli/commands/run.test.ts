@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { protocolText } from "../../test/support/observations.js";
 import { commit, put, tempGitRepo, witness } from "../../test/support/witness-repo.js";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { behaviourFromArgs, installOptionsFromArgs, type InstallArgs } from "./shim.js";
+
+import { behaviourFromArgs, type InstallArgs, installOptionsFromArgs } from "./shim.js";
 
 const base: InstallArgs = { dir: "/d", names: ["claude"] };
 
@@ -17,7 +18,7 @@ describe("witness shim install flags", () => {
       { passThrough: true, target: "/usr/bin/true" },
       { behaviour: { kind: "pass-through", target: "/usr/bin/true" } },
     ],
-    [{ plan: "plan.yaml" }, { planFile: "plan.yaml" }],
+    [{ plan: "plan.yaml" }, { callPlanFile: "plan.yaml" }],
   ])("map %j to %j", (flags, expected) => {
     expect(behaviourFromArgs({ ...base, ...flags })).toEqual(expected);
   });

@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from "yargs";
+
 import { UsageError } from "../../core/errors.js";
 import type { InstallShimsOptions } from "../../shims/install.js";
 import type { BehaviourInput, StdinMode } from "../../shims/shim-spec.js";
@@ -22,7 +23,7 @@ export interface InstallArgs {
 }
 
 /** The behaviour the flags ask for: scripted, a plan file still to read, or pass-through. */
-export type BehaviourRequest = { behaviour: BehaviourInput } | { planFile: string };
+export type BehaviourRequest = { behaviour: BehaviourInput } | { callPlanFile: string };
 
 /** Maps install flags to a behaviour; contradictory flags are a UsageError. Pure, for tests. */
 export function behaviourFromArgs(args: InstallArgs): BehaviourRequest {
@@ -55,7 +56,7 @@ export function behaviourFromArgs(args: InstallArgs): BehaviourRequest {
       throw new UsageError(
         `--plan sets each call's output in the plan file; drop ${scripted.join(", ")}`,
       );
-    return { planFile: args.plan };
+    return { callPlanFile: args.plan };
   }
   if (args.stdout !== undefined && args.stdoutFile !== undefined)
     throw new UsageError("give --stdout or --stdout-file, not both");
@@ -144,9 +145,9 @@ const install: CommandModule<object, InstallArgs> = {
     const request = behaviourFromArgs(args);
     const { installShims } = await import("../../shims/install.js");
     let behaviour: BehaviourInput;
-    if ("planFile" in request) {
-      const { readPlanFile } = await import("../../shims/call-plan-file.js");
-      behaviour = await readPlanFile(request.planFile);
+    if ("callPlanFile" in request) {
+      const { readCallPlanFile } = await import("../../shims/call-plan-file.js");
+      behaviour = await readCallPlanFile(request.callPlanFile);
     } else behaviour = request.behaviour;
     const installed = await installShims({ ...installOptionsFromArgs(args), behaviour });
     for (const s of installed.shims)

@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { buildChildEnv } from "../../core/child-env.js";
 import { runBuiltCli, WITNESS_ROOT as ROOT } from "../../test/support/built-cli.js";
 

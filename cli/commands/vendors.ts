@@ -1,4 +1,5 @@
 import type { CommandModule } from "yargs";
+
 import { UsageError } from "../../core/errors.js";
 import type { CliRef } from "../../probes/contracts/probe-spec.js";
 import { handled } from "../exit.js";

@@ -1,15 +1,17 @@
 import { appendFile, copyFile, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+
 import { afterAll, describe, expect, it } from "vitest";
-import { parseNoNewPrivs } from "./confinement.js";
-import { createParentAccessDetector, detectParentAccess } from "./detect.js";
+
 import {
   homeWith,
+  type Recorded,
   recorded,
   removeHomes,
   sessionIdOf,
-  type Recorded,
 } from "../../test/support/recorded-transcripts.js";
+import { parseNoNewPrivs } from "./confinement.js";
+import { createParentAccessDetector, detectParentAccess } from "./detect.js";
 
 afterAll(removeHomes);
 

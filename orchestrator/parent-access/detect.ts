@@ -1,7 +1,10 @@
 // The real parent-access detector (seed 0192): full access only from positive evidence.
 import { readFile } from "node:fs/promises";
-import type { ParentAccess, ParentAccessDetector, ParentEvidence } from "./parent-access.js";
+
+import { readClaudeSession } from "../../transcripts/claude-session.js";
+import { readCodexRollout } from "../../transcripts/codex-rollout.js";
 import { codexSandboxEvidence, noNewPrivsEvidence } from "./confinement.js";
+import type { ParentAccess, ParentAccessDetector, ParentEvidence } from "./parent-access.js";
 import {
   claudeEvidence,
   codexEvidence,
@@ -9,8 +12,6 @@ import {
   hasClaudeMarker,
   type SessionLookup,
 } from "./sessions.js";
-import { readClaudeSession } from "../../transcripts/claude-session.js";
-import { readCodexRollout } from "../../transcripts/codex-rollout.js";
 
 /** Everything the detector reads, injectable so tests run on fixtures. */
 export interface DetectParentAccessOptions {

@@ -1,6 +1,6 @@
 // Session-marker evidence: each vendor session the environment names must record full access.
-import type { ParentEvidence } from "./parent-access.js";
-import type { Confinement } from "./confinement.js";
+import { errorMessage } from "../../core/error-text.js";
+import { errnoCode } from "../../core/fs-errors.js";
 import type { ClaudeSession } from "../../transcripts/claude-session.js";
 import type { CodexRollout } from "../../transcripts/codex-rollout.js";
 import {
@@ -8,11 +8,11 @@ import {
   codexHomeDir,
   findClaudeSession,
   findCodexRollout,
-  windowsPathInWsl,
   type LocateEnv,
+  windowsPathInWsl,
 } from "../../transcripts/locate.js";
-import { errnoCode } from "../../core/fs-errors.js";
-import { errorMessage } from "../../core/error-text.js";
+import type { Confinement } from "./confinement.js";
+import type { ParentEvidence } from "./parent-access.js";
 
 /** How the session checks find and read records; tests pass fixtures through the same readers. */
 export interface SessionLookup {

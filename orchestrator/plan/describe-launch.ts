@@ -1,12 +1,12 @@
 // `witness argv` and `witness plan` as functions: read the spec files, plan, and lay out the result.
 import { redactEnv } from "../../core/child-env.js";
-import type { LaunchPlan } from "./launch-types.js";
-import { readNode, readWorkflow } from "../spec/load-workflow.js";
 import type { ParentAccessDetector } from "../parent-access/parent-access.js";
-import { planLaunch } from "./plan-launch.js";
-import { planWorkflow, plannedPolicies, type WorkflowPlan } from "./plan-workflow.js";
-import { readProjectConfig } from "../spec/project-config.js";
 import { runOptions } from "../policy/tool-policy.js";
+import { readNode, readWorkflow } from "../spec/load-workflow.js";
+import { readProjectConfig } from "../spec/project-config.js";
+import type { LaunchPlan } from "./launch-types.js";
+import { planLaunch } from "./plan-launch.js";
+import { plannedPolicies, planWorkflow, type WorkflowPlan } from "./plan-workflow.js";
 
 /** Options of `witness argv`. */
 export interface ArgvForNodeOptions {
@@ -76,7 +76,7 @@ export function launchPlanLines(plan: LaunchPlan): string[] {
 }
 
 /** Options of `witness plan`. */
-export interface PlanFileOptions {
+export interface PlanWorkflowFileOptions {
   workflowFile: string;
   projectConfigFile?: string;
   acceptLoadedUserConfig?: boolean;
@@ -86,7 +86,7 @@ export interface PlanFileOptions {
 }
 
 /** Reads a workflow and builds its plan screen. */
-export async function planFile(options: PlanFileOptions): Promise<WorkflowPlan> {
+export async function planWorkflowFile(options: PlanWorkflowFileOptions): Promise<WorkflowPlan> {
   const env = options.env ?? process.env;
   const loaded = await readWorkflow(options.workflowFile);
   const projectConfig =

@@ -1,13 +1,13 @@
 // The launch plan: what to spawn, as data. Planners build it; only run-workflow.ts spawns it.
-import type { AmbientResolution } from "../policy/ambient-context.js";
-import type { Diagnostic } from "../spec/diagnostics.js";
 import type {
   ParentAccess,
   ParentAccessDetector,
   RunContext,
 } from "../parent-access/parent-access.js";
-import type { Adapter, NodeSpec, ProjectConfig, WorkflowSpec } from "../spec/schemas.js";
+import type { AmbientResolution } from "../policy/ambient-context.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
+import type { Diagnostic } from "../spec/diagnostics.js";
+import type { Adapter, NodeSpec, ProjectConfig, WorkflowSpec } from "../spec/schemas.js";
 
 /** Whether a worker keeps its vendor sandbox, and why (seed 001). */
 export interface AccessDecision {

@@ -1,14 +1,16 @@
 import { join } from "node:path";
+
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { InputError, RefusalError } from "../../core/errors.js";
-import type { PlanLaunchInput } from "./launch-types.js";
-import { planLaunch } from "./plan-launch.js";
-import type { NodeSpec } from "../spec/schemas.js";
 import {
   ancestorExcludes,
-  tempWorkspace,
   type TempWorkspace,
+  tempWorkspace,
 } from "../../test/support/temp-workspace.js";
+import type { NodeSpec } from "../spec/schemas.js";
+import type { PlanLaunchInput } from "./launch-types.js";
+import { planLaunch } from "./plan-launch.js";
 
 let repo: TempWorkspace;
 let workspaceSettings: string;

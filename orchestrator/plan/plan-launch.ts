@@ -1,25 +1,25 @@
 // planLaunch: one node → the argv, env and access decision to launch it, as data. Never spawns.
+import { RefusalError } from "../../core/errors.js";
+import { newRunContext } from "../parent-access/parent-access.js";
 import { resolveAmbient } from "../policy/ambient-context.js";
 import { ambientDiagnostics } from "../policy/ambient-diagnostics.js";
-import type { Diagnostic } from "../spec/diagnostics.js";
-import { disclosureFor } from "../render/disclosure.js";
-import { RefusalError } from "../../core/errors.js";
 import { decideAccess } from "../policy/full-access.js";
 import { gitRoot } from "../policy/git-root.js";
-import type { LaunchPlan, PlanLaunchInput } from "./launch-types.js";
-import { newRunContext } from "../parent-access/parent-access.js";
-import { renderClaude } from "../render/claude-code.js";
-import { renderCodex } from "../render/codex.js";
-import type { RenderInput, Rendered } from "../render/render-input.js";
-import { renderCursor, renderGeminiLike, renderOpencode, renderPi } from "../render/others.js";
-import { resolveNode, type SpecSource } from "../spec/resolve-node.js";
-import type { Adapter } from "../spec/schemas.js";
 import {
   applyDeescalations,
   runOptions,
-  toolPolicyFor,
   type ToolPolicy,
+  toolPolicyFor,
 } from "../policy/tool-policy.js";
+import { renderClaude } from "../render/claude-code.js";
+import { renderCodex } from "../render/codex.js";
+import { disclosureFor } from "../render/disclosure.js";
+import { renderCursor, renderGeminiLike, renderOpencode, renderPi } from "../render/others.js";
+import type { Rendered, RenderInput } from "../render/render-input.js";
+import type { Diagnostic } from "../spec/diagnostics.js";
+import { resolveNode, type SpecSource } from "../spec/resolve-node.js";
+import type { Adapter } from "../spec/schemas.js";
+import type { LaunchPlan, PlanLaunchInput } from "./launch-types.js";
 
 /** Adapters that can render layer 1; a planned node under the ceiling anywhere else is refused. */
 export const ISOLATING_ADAPTERS: readonly Adapter[] = ["claude-code", "codex"];

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { disclosureFor } from "../render/disclosure.js";
-import { checkWorkflow } from "../spec/load-workflow.js";
-import { planWorkflow, plannedPolicies, renderPlanScreen } from "./plan-workflow.js";
-import type { WorkflowSpec } from "../spec/schemas.js";
+
 import { tempWorkspace } from "../../test/support/temp-workspace.js";
 import { runOptions } from "../policy/tool-policy.js";
+import { disclosureFor } from "../render/disclosure.js";
+import { checkWorkflow } from "../spec/load-workflow.js";
+import type { WorkflowSpec } from "../spec/schemas.js";
+import { plannedPolicies, planWorkflow, renderPlanScreen } from "./plan-workflow.js";
 
 const workflow: WorkflowSpec = {
   name: "demo",

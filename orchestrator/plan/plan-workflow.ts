@@ -1,20 +1,20 @@
 // The plan screen: every node's launch planned up front, one disclosure slot per runtime.
-import type { Diagnostic } from "../spec/diagnostics.js";
-import { disclosureSlots } from "../render/disclosure.js";
 import { RefusalError } from "../../core/errors.js";
-import type { LaunchPlan } from "./launch-types.js";
-import { nodeSource, type LoadedWorkflow } from "../spec/load-workflow.js";
 import { newRunContext } from "../parent-access/parent-access.js";
-import { planLaunch } from "./plan-launch.js";
-import { resolveNode } from "../spec/resolve-node.js";
-import type { Adapter, ProjectConfig } from "../spec/schemas.js";
 import {
   applyDeescalations,
-  runOptionsFromPolicies,
-  toolPolicyFor,
   type RunOptions,
+  runOptionsFromPolicies,
   type ToolPolicy,
+  toolPolicyFor,
 } from "../policy/tool-policy.js";
+import { disclosureSlots } from "../render/disclosure.js";
+import type { Diagnostic } from "../spec/diagnostics.js";
+import { type LoadedWorkflow, nodeSource } from "../spec/load-workflow.js";
+import { resolveNode } from "../spec/resolve-node.js";
+import type { Adapter, ProjectConfig } from "../spec/schemas.js";
+import type { LaunchPlan } from "./launch-types.js";
+import { planLaunch } from "./plan-launch.js";
 
 /** The tool policy of every planned node of a workflow, keyed by node id (hand-written nodes have none). */
 export function plannedPolicies(
@@ -31,7 +31,7 @@ export function plannedPolicies(
 }
 
 /** One node on the plan screen: its launch, or the refusal that stops it. */
-export interface PlannedNode {
+export interface WorkflowPlanNode {
   id: string;
   adapter: Adapter;
   origin: "planned" | "hand-written";
@@ -43,7 +43,7 @@ export interface PlannedNode {
 /** The whole plan screen as data. */
 export interface WorkflowPlan {
   title: string;
-  nodes: PlannedNode[];
+  nodes: WorkflowPlanNode[];
   disclosure: { adapter: Adapter; text: string }[];
   /** Reasons for the run's de-escalations (agent mapping, skill activation). */
   deescalations: string[];
@@ -65,13 +65,13 @@ export interface PlanWorkflowOptions {
 export async function planWorkflow(options: PlanWorkflowOptions): Promise<WorkflowPlan> {
   const { loaded, policies } = options;
   const runContext = newRunContext();
-  const nodes: PlannedNode[] = [];
+  const nodes: WorkflowPlanNode[] = [];
   for (const id of loaded.order) {
     const source = nodeSource(loaded, id);
     const node = loaded.workflow.nodes.find((candidate) => candidate.id === id);
     if (node === undefined) continue;
     const resolved = resolveNode(node, loaded.workflow, source);
-    const entry: PlannedNode = {
+    const entry: WorkflowPlanNode = {
       id,
       adapter: resolved.adapter,
       origin: resolved.origin ?? "hand-written",

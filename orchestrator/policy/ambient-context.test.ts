@@ -1,5 +1,15 @@
 import { join } from "node:path";
+
 import { beforeAll, describe, expect, it } from "vitest";
+
+import {
+  ancestorExcludes,
+  type TempWorkspace,
+  tempWorkspace,
+} from "../../test/support/temp-workspace.js";
+import type { PlanLaunchInput } from "../plan/launch-types.js";
+import { planLaunch } from "../plan/plan-launch.js";
+import type { AmbientContext, NodeSpec, WorkflowSpec } from "../spec/schemas.js";
 import { resolveAmbient } from "./ambient-context.js";
 import {
   AMBIENT_SUPPORT,
@@ -8,14 +18,6 @@ import {
   RECORD_0003,
   RECORD_0004,
 } from "./ambient-support.js";
-import type { PlanLaunchInput } from "../plan/launch-types.js";
-import { planLaunch } from "../plan/plan-launch.js";
-import type { AmbientContext, NodeSpec, WorkflowSpec } from "../spec/schemas.js";
-import {
-  ancestorExcludes,
-  tempWorkspace,
-  type TempWorkspace,
-} from "../../test/support/temp-workspace.js";
 
 let repo: TempWorkspace;
 beforeAll(() => {

@@ -1,14 +1,15 @@
 // ambient_context: resolve its value by precedence and translate it per backend (seed 003).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { RefusalError } from "../../core/errors.js";
-import { ancestorsAbove, pathFromRoot } from "./git-root.js";
 import {
-  ambientContextSchema,
   type AmbientContext,
+  ambientContextSchema,
   type NodeSpec,
   type WorkflowSpec,
 } from "../spec/schemas.js";
+import { ancestorsAbove, pathFromRoot } from "./git-root.js";
 
 /** The environment variable that sets ambient_context for a whole process. */
 export const AMBIENT_ENV = "WITNESS_AMBIENT_CONTEXT";

@@ -1,8 +1,8 @@
 // Diagnostics for an ambient_context value on a backend: refused is an error, unmeasured a warning.
-import type { AmbientResolution } from "./ambient-context.js";
-import { supportOf } from "./ambient-support.js";
 import type { Diagnostic } from "../spec/diagnostics.js";
 import type { Adapter } from "../spec/schemas.js";
+import type { AmbientResolution } from "./ambient-context.js";
+import { supportOf } from "./ambient-support.js";
 
 /**
  * The findings for one node. The default is never refused nor warned about: each backend applies

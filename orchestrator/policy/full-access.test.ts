@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
-import { decideAccess, type AccessInput } from "./full-access.js";
+
 import type { ParentAccess } from "../parent-access/parent-access.js";
 import { newRunContext } from "../parent-access/parent-access.js";
 import { planLaunch } from "../plan/plan-launch.js";
 import { parseWorkerFullAccess } from "../spec/project-config.js";
 import type { NodeSpec, ProjectConfig } from "../spec/schemas.js";
+import { type AccessInput, decideAccess } from "./full-access.js";
 
 const consent: ProjectConfig = {
   workflow: {

@@ -1,12 +1,12 @@
 // Worker full access (seed 001): host consent, model floor, parent evidence; cheap checks first.
 import { RefusalError } from "../../core/errors.js";
-import { effortScale } from "../spec/effort-scale.js";
-import type { AccessDecision } from "../plan/launch-types.js";
 import type {
   ParentAccess,
   ParentAccessDetector,
   RunContext,
 } from "../parent-access/parent-access.js";
+import type { AccessDecision } from "../plan/launch-types.js";
+import { effortScale } from "../spec/effort-scale.js";
 import { parseWorkerFullAccess } from "../spec/project-config.js";
 import type { Adapter, Filesystem, NodeSpec, ProjectConfig } from "../spec/schemas.js";
 

@@ -1,8 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
-import { ancestorsAbove, gitRoot, pathFromRoot } from "./git-root.js";
+
 import { tempWorkspace } from "../../test/support/temp-workspace.js";
+import { ancestorsAbove, gitRoot, pathFromRoot } from "./git-root.js";
 
 describe("git-root", () => {
   it("finds the nearest directory with .git on disk", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import type { NodeSpec } from "../spec/schemas.js";
 import {
   applyDeescalations,

@@ -1,5 +1,6 @@
 // The five tool-policy layers of a planned node (seed 000) and the run option that loads user config.
 import { z } from "zod";
+
 import type { NodeSpec } from "../spec/schemas.js";
 
 /**

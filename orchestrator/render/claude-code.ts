@@ -1,7 +1,7 @@
 // Claude Code argv: tool-policy layers, ambient_context and full access, one --settings object.
 import { CLAUDE_SOURCES, claudeAmbient, type ClaudeSource } from "../policy/ambient-context.js";
 import type { Diagnostic } from "../spec/diagnostics.js";
-import { ceilingCut, notRendered, type RenderInput, type Rendered } from "./render-input.js";
+import { ceilingCut, notRendered, type Rendered, type RenderInput } from "./render-input.js";
 
 function parseSources(value: string): ClaudeSource[] {
   const named = value.split(",").map((part) => part.trim());

@@ -1,14 +1,15 @@
 // Codex argv: sandbox and approval on every node, the isolation bit, ambient_context, full access.
 import { join } from "node:path";
+
+import { RefusalError } from "../../core/errors.js";
 import { CODEX_INSTRUCTION_FILES, codexAmbient } from "../policy/ambient-context.js";
 import type { Diagnostic } from "../spec/diagnostics.js";
-import { RefusalError } from "../../core/errors.js";
 import {
   ceilingCut,
   notRendered,
-  TOOL_FIELDS,
-  type RenderInput,
   type Rendered,
+  type RenderInput,
+  TOOL_FIELDS,
 } from "./render-input.js";
 
 /** The four arguments layer 1 becomes on Codex; only the policy's presence is read, never its value. */

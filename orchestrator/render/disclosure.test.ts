@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+
+import { runOptions, type ToolPolicy, toolPolicyFor } from "../policy/tool-policy.js";
 import { disclosureFor, disclosureSlots } from "./disclosure.js";
-import { runOptions, toolPolicyFor, type ToolPolicy } from "../policy/tool-policy.js";
 
 const CLAUDE_ISOLATED =
   'Claude Code, planned nodes: isolated. No user, project or local settings file loads (--setting-sources "") and no MCP server outside --mcp-config starts (--strict-mcp-config), so a declared scope such as Bash(git *) binds as written; the price is that your CLAUDE.md, hooks and MCP servers do not reach these nodes.';

@@ -1,6 +1,6 @@
 // The plan screen's disclosure: one slot per runtime, saying what its planned nodes load.
-import type { Adapter } from "../spec/schemas.js";
 import { carriesOperatorConfig, type ToolPolicy } from "../policy/tool-policy.js";
+import type { Adapter } from "../spec/schemas.js";
 
 /** What a runtime's slot reports: planned nodes isolated, planned nodes loaded, or hand-written only. */
 export type DisclosureState = "isolated" | "loaded" | "hand-written";

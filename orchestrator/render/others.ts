@@ -1,8 +1,9 @@
 // opencode, pi, Cursor, Gemini CLI and Qwen Code argv: model, prompt, and what each can render.
 import { join } from "node:path";
+
 import { piAmbientFiles, piAppendedPrompt } from "../policy/ambient-context.js";
 import type { Diagnostic } from "../spec/diagnostics.js";
-import { notRendered, TOOL_FIELDS, type RenderInput, type Rendered } from "./render-input.js";
+import { notRendered, type Rendered, type RenderInput, TOOL_FIELDS } from "./render-input.js";
 
 function common(input: RenderInput, extra: readonly ("effort" | "filesystem")[]): Diagnostic[] {
   return notRendered(input, [...TOOL_FIELDS, ...extra]);

@@ -1,9 +1,9 @@
 // What every per-adapter renderer receives, and what it returns.
-import type { AmbientResolution } from "../policy/ambient-context.js";
-import type { Diagnostic } from "../spec/diagnostics.js";
 import type { AccessDecision, HomeOverlay } from "../plan/launch-types.js";
-import type { Adapter, Filesystem, NodeSpec } from "../spec/schemas.js";
+import type { AmbientResolution } from "../policy/ambient-context.js";
 import type { ToolPolicy } from "../policy/tool-policy.js";
+import type { Diagnostic } from "../spec/diagnostics.js";
+import type { Adapter, Filesystem, NodeSpec } from "../spec/schemas.js";
 
 /** A node ready to render: defaults merged, de-escalations applied, policy decided. */
 export interface RenderInput {

@@ -1,9 +1,10 @@
 // The run's JSONL event log: one line per event, appended as it happens.
 import { appendFile, mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { AmbientResolution } from "../policy/ambient-context.js";
-import type { AccessDecision } from "../plan/launch-types.js";
+
 import type { ParentEvidence } from "../parent-access/parent-access.js";
+import type { AccessDecision } from "../plan/launch-types.js";
+import type { AmbientResolution } from "../policy/ambient-context.js";
 import type { NodeStatus } from "./state.js";
 
 /** Every event the orchestrator records. */

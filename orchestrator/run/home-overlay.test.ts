@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
-import { materializeHomeOverlay } from "./home-overlay.js";
+
 import { tempWorkspace } from "../../test/support/temp-workspace.js";
+import { materializeHomeOverlay } from "./home-overlay.js";
 
 describe("materializeHomeOverlay", () => {
   it("links every entry but the excluded ones, and leaves the source untouched", async () => {

@@ -1,8 +1,9 @@
 // Materializes a per-run home: a symlink mirror of the operator's directory minus excluded entries.
 import { mkdir, readdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { HomeOverlay } from "../plan/launch-types.js";
+
 import { hasErrno } from "../../core/fs-errors.js";
+import type { HomeOverlay } from "../plan/launch-types.js";
 
 /** Creates `targetDir` and links every entry of `overlay.source` into it except the excluded names. */
 export async function materializeHomeOverlay(

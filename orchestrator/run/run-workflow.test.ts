@@ -1,10 +1,12 @@
-import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it, vi } from "vitest";
+
 import { UsageError } from "../../core/errors.js";
-import { resumeWorkflow, runWorkflow, type ResumeWorkflowOptions } from "./run-workflow.js";
 import { fakeClis } from "../../test/support/fake-clis.js";
 import { tempWorkspace } from "../../test/support/temp-workspace.js";
+import { resumeWorkflow, type ResumeWorkflowOptions, runWorkflow } from "./run-workflow.js";
 
 const WORKFLOW = `
 name: three

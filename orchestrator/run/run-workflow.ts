@@ -1,23 +1,24 @@
 // `witness orchestrate`: run a workflow's nodes in dependency order through the one exec seam.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { checkAmbient } from "../policy/ambient-context.js";
+
 import { RefusalError, UsageError } from "../../core/errors.js";
-import { EventLog, eventsPath } from "./events.js";
-import {
-  checkWorkflow,
-  nodeSource,
-  readWorkflow,
-  type LoadedWorkflow,
-} from "../spec/load-workflow.js";
 import { newRunContext, type ParentAccessDetector } from "../parent-access/parent-access.js";
 import { planLaunch } from "../plan/plan-launch.js";
-import { planWorkflow, plannedPolicies, renderPlanScreen } from "../plan/plan-workflow.js";
+import { plannedPolicies, planWorkflow, renderPlanScreen } from "../plan/plan-workflow.js";
+import { checkAmbient } from "../policy/ambient-context.js";
+import { runOptions } from "../policy/tool-policy.js";
+import {
+  checkWorkflow,
+  type LoadedWorkflow,
+  nodeSource,
+  readWorkflow,
+} from "../spec/load-workflow.js";
 import { readProjectConfig } from "../spec/project-config.js";
 import type { ProjectConfig } from "../spec/schemas.js";
-import { readState, statePath, writeState, type NodeState, type RunState } from "./state.js";
-import { runOptions } from "../policy/tool-policy.js";
+import { EventLog, eventsPath } from "./events.js";
 import { spawnNode } from "./spawn-node.js";
+import { type NodeState, readState, type RunState, statePath, writeState } from "./state.js";
 
 /** What both `run` and `resume` share: where the children's environment and evidence come from. */
 export interface LaunchContextOptions {

@@ -1,11 +1,12 @@
 // One planned launch through the exec seam: child env, home overlay, events, logs, final state.
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { buildChildEnv } from "../../core/child-env.js";
-import type { EventLog } from "./events.js";
 import { runProcess } from "../../core/exec.js";
-import { materializeHomeOverlay } from "./home-overlay.js";
 import type { LaunchPlan } from "../plan/launch-types.js";
+import type { EventLog } from "./events.js";
+import { materializeHomeOverlay } from "./home-overlay.js";
 import type { NodeState } from "./state.js";
 
 /** Beyond the shared allow-list, an agent child needs its HOME and config roots (never a secret). */

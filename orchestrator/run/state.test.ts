@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
-import { readState, writeState, type RunState } from "./state.js";
+
 import { tempWorkspace } from "../../test/support/temp-workspace.js";
+import { readState, type RunState, writeState } from "./state.js";
 
 function state(policies: RunState["toolPolicies"]): RunState {
   return {

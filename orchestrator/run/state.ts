@@ -1,13 +1,15 @@
 // state.json of `witness orchestrate`: the workflow, each planned node's tool policy, node progress.
 import { join } from "node:path";
+
 import { z } from "zod";
+
 import { writeFileAtomic } from "../../core/atomic.js";
 import { UsageError } from "../../core/errors.js";
 import { errnoCode } from "../../core/fs-errors.js";
-import { readInput } from "../../core/read-input.js";
-import { ambientContextSchema, workflowSpecSchema } from "../spec/schemas.js";
-import { toolPolicySchema } from "../policy/tool-policy.js";
 import { makeDirs } from "../../core/make-dirs.js";
+import { readInput } from "../../core/read-input.js";
+import { toolPolicySchema } from "../policy/tool-policy.js";
+import { ambientContextSchema, workflowSpecSchema } from "../spec/schemas.js";
 
 /** Where a node stands in a run. */
 export const nodeStatusSchema = z.enum([

@@ -1,8 +1,8 @@
 // Reads a workflow file and checks what its schema cannot: dependency order, adapter and prompt per node.
-import { dependencyOrder } from "./dependency-order.js";
 import { readInput } from "../../core/read-input.js";
+import { dependencyOrder } from "./dependency-order.js";
 import { resolveNode, type SpecSource } from "./resolve-node.js";
-import { nodeSpecSchema, workflowSpecSchema, type NodeSpec, type WorkflowSpec } from "./schemas.js";
+import { type NodeSpec, nodeSpecSchema, type WorkflowSpec, workflowSpecSchema } from "./schemas.js";
 
 /** A workflow checked as a whole, with its nodes in the order they run. */
 export interface LoadedWorkflow {

@@ -1,8 +1,9 @@
 // The project config file, and its workflow.workerFullAccess setting (seed 001).
 import { z } from "zod";
-import { effortScale } from "./effort-scale.js";
+
 import { readInput } from "../../core/read-input.js";
-import { adapterSchema, projectConfigSchema, type ProjectConfig } from "./schemas.js";
+import { effortScale } from "./effort-scale.js";
+import { adapterSchema, type ProjectConfig, projectConfigSchema } from "./schemas.js";
 
 /** Reads and validates a project config file (YAML or JSON). */
 export function readProjectConfig(file: string): Promise<ProjectConfig> {

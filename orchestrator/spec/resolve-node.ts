@@ -1,6 +1,6 @@
 // A node with its workflow's defaults merged in, and the fields a launch cannot do without.
-import { effortScale } from "./effort-scale.js";
 import { InputError } from "../../core/errors.js";
+import { effortScale } from "./effort-scale.js";
 import type { Adapter, NodeSpec, WorkflowSpec } from "./schemas.js";
 
 /** Where a node was written, for `file: path: expected` messages. */

@@ -1,17 +1,19 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { buildChildEnv } from "../../core/child-env.js";
 import { runProcess } from "../../core/exec.js";
+import { fixtureSchema } from "../contracts/fixture.js";
 import {
+  type Cell,
   cellSentinels,
   cellsRemoved,
   createCell,
   removeCell,
   removeCellLater,
-  type Cell,
 } from "./cell.js";
-import { fixtureSchema } from "../contracts/fixture.js";
 
 const baseEnv = buildChildEnv({ parent: process.env });
 

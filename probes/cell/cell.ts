@@ -3,12 +3,13 @@ import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
+
 import { runProcess } from "../../core/exec.js";
 import type { FileRoot, Fixture, SentinelPlacement } from "../contracts/fixture.js";
 import { plantedMarkerNames, WORKSPACE_SENTINEL_DIR } from "../contracts/fixture.js";
-import { markerValue, plantMarkers, sentinelPath } from "./markers.js";
 import type { ProbeCliName } from "../contracts/probe-spec.js";
 import { commitAll, makeWorkspaceSentinelDir } from "./git-steps.js";
+import { markerValue, plantMarkers, sentinelPath } from "./markers.js";
 import { trustCodexWorkspace, trustWorkspace } from "./trust.js";
 
 /** A built cell: every path the spawn and the observer need. */

@@ -1,6 +1,7 @@
 // Git steps of the probe cell: init, commit and the git-excluded workspace sentinel directory.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+
 import { gitOut, runGitBatch } from "../../core/git.js";
 import { WORKSPACE_SENTINEL_DIR } from "../contracts/fixture.js";
 

@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+
 import { z } from "zod";
 
 /** The workspace's own sentinel directory, excluded from git so it never shows as a change. */

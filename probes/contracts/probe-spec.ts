@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { fixtureSchema, type Fixture } from "./fixture.js";
-import { scriptSchema, sentinelNames, type Script } from "./script.js";
+
+import { type Fixture, fixtureSchema } from "./fixture.js";
+import { type Script, scriptSchema, sentinelNames } from "./script.js";
 
 /** CLIs a live probe can run today. */
 export const probeCliNameSchema = z.enum(["claude-code", "codex"]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { cliArgs, codexProviderFlags, endpointEnv } from "./launch.js";
 
 const URL = "http://127.0.0.1:4321";

@@ -1,11 +1,13 @@
 import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { buildChildEnv } from "../../core/child-env.js";
 import { InputError } from "../../core/errors.js";
 import { createCell, removeCell } from "../cell/cell.js";
 import { fixtureSchema } from "../contracts/fixture.js";
-import { planNodeLaunch } from "./node-launch.js";
+import { renderNodeLaunch } from "./node-launch.js";
 
 const baseEnv = buildChildEnv({ parent: process.env });
 
@@ -18,7 +20,7 @@ describe("a reference-orchestrator node as a probe launch", () => {
       baseEnv,
     });
     try {
-      const planned = await planNodeLaunch(
+      const planned = await renderNodeLaunch(
         {
           node: { id: "n", origin: "planned", prompt: "go", allowedTools: ["Bash"] },
           acceptLoadedUserConfig: false,
@@ -48,7 +50,7 @@ describe("a reference-orchestrator node as a probe launch", () => {
       baseEnv,
     });
     try {
-      const planned = await planNodeLaunch(
+      const planned = await renderNodeLaunch(
         { node: { id: "n", prompt: "go", ambientContext: "none" }, acceptLoadedUserConfig: false },
         "codex",
         cell,
@@ -65,7 +67,7 @@ describe("a reference-orchestrator node as a probe launch", () => {
 
   it("rejects a node written for another CLI than the probe runs", async () => {
     const cell = { workspace: "/nonexistent", home: "/nonexistent", env: {} } as never;
-    const error = await planNodeLaunch(
+    const error = await renderNodeLaunch(
       { node: { id: "n", adapter: "codex" }, acceptLoadedUserConfig: false },
       "claude-code",
       cell,
@@ -79,7 +81,7 @@ describe("a reference-orchestrator node as a probe launch", () => {
   it("names the bad field of an invalid node", async () => {
     const cell = { workspace: "/nonexistent", home: "/nonexistent", env: {} } as never;
     await expect(
-      planNodeLaunch(
+      renderNodeLaunch(
         { node: { id: "n", colour: "red" }, acceptLoadedUserConfig: false },
         "codex",
         cell,

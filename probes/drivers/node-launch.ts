@@ -1,5 +1,6 @@
 // A reference-orchestrator node as a probe launch: its rendered argv and the variables its policy adds.
 import { join } from "node:path";
+
 import { InputError } from "../../core/errors.js";
 import { parseWith } from "../../core/read-input.js";
 import { nodeSpecSchema } from "../../orchestrator/spec/schemas.js";
@@ -7,7 +8,7 @@ import type { Cell } from "../cell/cell.js";
 import type { Launch, ProbeCliName } from "../contracts/probe-spec.js";
 
 /** The rendered launch of a node: arguments after the binary, and the policy's own variables. */
-export interface PlannedNode {
+export interface NodeLaunch {
   args: string[];
   env: Record<string, string>;
 }
@@ -16,11 +17,11 @@ export interface PlannedNode {
  * Renders `launch.node` with the reference orchestrator as if the cell were the operator's machine:
  * cwd = the cell workspace, HOME/CODEX_HOME = the cell's, so the operator's real HOME is never read.
  */
-export async function planNodeLaunch(
+export async function renderNodeLaunch(
   launch: Extract<Launch, { node: unknown }>,
   cli: ProbeCliName,
   cell: Cell,
-): Promise<PlannedNode> {
+): Promise<NodeLaunch> {
   const node = parseWith(nodeSpecSchema, launch.node, "launch.node");
   if (node.adapter !== undefined && node.adapter !== cli) {
     throw new InputError("launch.node", [

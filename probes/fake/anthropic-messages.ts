@@ -1,8 +1,9 @@
 // Fake Anthropic Messages API: plays a script to Claude Code, as SSE or plain JSON.
 import { randomBytes } from "node:crypto";
+
+import type { Fault, Script, ToolCall } from "../contracts/script.js";
 import type { Reply, Responder } from "./server.js";
 import { sseEvent } from "./server.js";
-import type { Fault, Script, ToolCall } from "../contracts/script.js";
 
 /** A tool call the fake model issues, with the id the CLI will echo back. */
 export interface IssuedCall {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+
+import { type Script, scriptSchema } from "../contracts/script.js";
 import { execProgram, openaiResponder, openaiTurnIndex } from "./openai-responses.js";
-import { startFakeServer, type FakeServer } from "./server.js";
-import { scriptSchema, type Script } from "../contracts/script.js";
+import { type FakeServer, startFakeServer } from "./server.js";
 
 let server: FakeServer | null = null;
 /** The current server's captured requests (a function, so TypeScript does not narrow `server`). */

@@ -1,8 +1,8 @@
 // Fake OpenAI Responses API: plays a script to Codex as SSE; shell calls go through its `exec` tool.
+import type { Fault, Script, ToolCall } from "../contracts/script.js";
 import type { IssuedCall } from "./anthropic-messages.js";
 import type { Reply, Responder } from "./server.js";
 import { sseEvent } from "./server.js";
-import type { Fault, Script, ToolCall } from "../contracts/script.js";
 
 /** The JavaScript Codex's `exec` custom tool runs for one shell command. */
 export function execProgram(cmd: string): string {

@@ -1,7 +1,9 @@
 // The loopback HTTP server both fake models share: capture every request, let a protocol answer it.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+
 import { z } from "zod";
+
 import { isSecretName, redactValue } from "../../core/child-env.js";
 import { errorMessage } from "../../core/error-text.js";
 

@@ -1,9 +1,11 @@
 import { tmpdir } from "node:os";
+
 import { describe, expect, it } from "vitest";
+
 import { buildChildEnv } from "../../core/child-env.js";
 import { runProcess } from "../../core/exec.js";
 import { startFakeServer } from "../fake/server.js";
-import { acquireSlot, netnsTools, releaseWarmSlot, startSlot, type NetnsSlot } from "./netns.js";
+import { acquireSlot, type NetnsSlot, netnsTools, releaseWarmSlot, startSlot } from "./netns.js";
 
 const tools = await netnsTools();
 const reason =

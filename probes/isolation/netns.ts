@@ -6,8 +6,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { InternalError } from "../../core/errors.js";
-import { runProcess, type ExecResult } from "../../core/exec.js";
+import { type ExecResult, runProcess } from "../../core/exec.js";
 import { FORWARDER_SOURCE } from "./forwarder-program.js";
 
 /** The assets shipped beside this module (copied into dist by the build). */

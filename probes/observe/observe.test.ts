@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import type { CapturedRequest } from "../fake/server.js";
 import { markerSightings, observe, toolsOffered } from "./observe.js";
 

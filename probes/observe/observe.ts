@@ -1,11 +1,6 @@
 // Observation extraction: what reached the model, what the CLI offered and what actually ran.
 import { existsSync } from "node:fs";
-import type { IssuedCall } from "../fake/anthropic-messages.js";
-import type { CapturedRequest } from "../fake/server.js";
-import type { MarkerLocation, Observation } from "../contracts/observation.js";
-import type { ProbeCliName } from "../contracts/probe-spec.js";
-import { agentRequests, bodySections, findWireResult, offeredTools } from "./request-views.js";
-import { classifyOutcome } from "./tool-outcome.js";
+
 import { readClaudeSession } from "../../transcripts/claude-session.js";
 import { readCodexRollout } from "../../transcripts/codex-rollout.js";
 import {
@@ -14,6 +9,12 @@ import {
   newestClaudeSession,
   newestCodexRollout,
 } from "../../transcripts/locate.js";
+import type { MarkerLocation, Observation } from "../contracts/observation.js";
+import type { ProbeCliName } from "../contracts/probe-spec.js";
+import type { IssuedCall } from "../fake/anthropic-messages.js";
+import type { CapturedRequest } from "../fake/server.js";
+import { agentRequests, bodySections, findWireResult, offeredTools } from "./request-views.js";
+import { classifyOutcome } from "./tool-outcome.js";
 
 /** The transcript fields observations use, whichever CLI wrote them. */
 export interface TranscriptFacts {

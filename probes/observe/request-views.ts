@@ -1,8 +1,8 @@
 // Reading captured request bodies per protocol: which text is system prompt, messages, tool definitions.
-import { isClassifierRequest } from "../fake/anthropic-messages.js";
-import type { CapturedRequest } from "../fake/server.js";
 import type { MarkerLocation } from "../contracts/observation.js";
 import type { ProbeCliName } from "../contracts/probe-spec.js";
+import { isClassifierRequest } from "../fake/anthropic-messages.js";
+import type { CapturedRequest } from "../fake/server.js";
 
 function record(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};

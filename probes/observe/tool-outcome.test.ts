@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { classifyOutcome, codexExitCode } from "./tool-outcome.js";
 
 const codexOutput = (exit: number, output: string) =>

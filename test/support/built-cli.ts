@@ -1,7 +1,8 @@
 // The built `witness` CLI that end-to-end tests run, refused when dist/ is older than its sources.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { runProcess, type ExecRequest, type ExecResult } from "../../core/exec.js";
+
+import { type ExecRequest, type ExecResult, runProcess } from "../../core/exec.js";
 
 /** The repository witness itself lives in. */
 export const WITNESS_ROOT = resolve(import.meta.dirname, "..", "..");

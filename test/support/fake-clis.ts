@@ -1,5 +1,5 @@
 // A fake vendor CLI for orchestrate tests: a POSIX sh script that records each call and exits.
-import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** One recorded invocation. */

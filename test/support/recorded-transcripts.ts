@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+
 import { z } from "zod";
 
 /** Folder holding one subfolder per recorded run. */

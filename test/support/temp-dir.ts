@@ -2,7 +2,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runProcess, type ExecResult } from "../../core/exec.js";
+
+import { type ExecResult, runProcess } from "../../core/exec.js";
 
 /** Creates a temp dir and returns it with its cleanup. */
 export async function tempDir(

@@ -2,6 +2,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+
 import type { ExecResult } from "../../core/exec.js";
 import { gitOut } from "../../core/git.js";
 import { runBuiltCli } from "./built-cli.js";
