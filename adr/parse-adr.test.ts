@@ -30,7 +30,7 @@ describe("parseAdr", () => {
   });
 
   it("takes an id from an ADR-119 title when the file name has none", () => {
-    expect(parseAdr("ADR-119 — ambient_context\n\n• Status: proposed\n", "seed.md").id).toBe(
+    expect(parseAdr("ADR-119 — ambient_context\n\n• Status: proposed\n", "decision.md").id).toBe(
       "0119",
     );
   });

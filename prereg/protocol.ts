@@ -31,7 +31,7 @@ export const protocolSchema = z
     /** The ADR this protocol gates. */
     adr: fourDigits,
     hypothesis: z.string().min(1),
-    /** Where the expectations come from (documentation, seeds), written before any data. */
+    /** Where the expectations come from (documentation, earlier records, the decisions in docs/background.md), written before any data. */
     basis: z.array(z.string().min(1)).default([]),
     /** A pilot run before registration, if any, and what it was for. */
     pilot: z.string().min(1).optional(),

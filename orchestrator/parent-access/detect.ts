@@ -1,4 +1,4 @@
-// The real parent-access detector (seed 0192): full access only from positive evidence.
+// The parent-access detector (docs/background.md#fa-parent): full access only from positive evidence.
 import { readFile } from "node:fs/promises";
 
 import { readClaudeSession } from "../../transcripts/claude-session.js";

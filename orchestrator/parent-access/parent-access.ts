@@ -1,4 +1,4 @@
-// The launching session's own access, as evidence; the real detector lives in probes/ (engineer D).
+// The launching session's own access, as evidence; `detect.ts` establishes it from the session's records.
 
 /** One piece of evidence about the parent session's access. */
 export interface ParentEvidence {

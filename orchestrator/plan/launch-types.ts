@@ -9,7 +9,7 @@ import type { ToolPolicy } from "../policy/tool-policy.js";
 import type { Diagnostic } from "../spec/diagnostics.js";
 import type { Adapter, NodeSpec, ProjectConfig, WorkflowSpec } from "../spec/schemas.js";
 
-/** Whether a worker keeps its vendor sandbox, and why (seed 001). */
+/** Whether a worker keeps its vendor sandbox, and why (docs/background.md#fa-record). */
 export interface AccessDecision {
   mode: "sandboxed" | "full-access";
   /** A stable reason code, e.g. `granted`, `consent-absent`, `model-not-listed`. */
@@ -32,7 +32,7 @@ export interface PlanLaunchInput {
   node: NodeSpec;
   workflow?: WorkflowSpec;
   projectConfig?: ProjectConfig;
-  /** The operator's user-global config: never consulted for worker full access (seed 001). */
+  /** The operator's user-global config: never consulted for worker full access (docs/background.md#fa-consent). */
   userConfig?: ProjectConfig;
   run?: { acceptLoadedUserConfig?: boolean; ambientContext?: string };
   /** Read for WITNESS_AMBIENT_CONTEXT, WITNESS_WORKER_FULL_ACCESS and HOME / CODEX_HOME. */

@@ -33,7 +33,7 @@ const grants = {
   disallowedTools: ["WebFetch"],
 };
 
-describe("Claude Code argv (seed 000 §3 items 1, 2, 4)", () => {
+describe("Claude Code argv (background.md#tp-tests: default off, the opt-in's shape, Claude Code argv)", () => {
   it("renders a planned node's five layers under isolation", async () => {
     const p = await plan({
       adapter: "claude-code",
@@ -186,7 +186,7 @@ describe("Claude Code argv (seed 000 §3 items 1, 2, 4)", () => {
   });
 });
 
-describe("Codex argv (seed 000 §3 item 3)", () => {
+describe("Codex argv (background.md#tp-tests: Codex argv)", () => {
   const overlay = () => ({
     variable: "CODEX_HOME",
     source: join(repo.home, ".codex"),

@@ -1,4 +1,4 @@
-// ambient_context: resolve its value by precedence and translate it per backend (seed 003).
+// ambient_context: resolve its value by precedence and translate it per backend (docs/background.md#ambient-context).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -60,7 +60,7 @@ export interface ClaudeAmbient {
   excludes?: string[];
 }
 
-/** Seed 003's Claude Code row; `root` is the git top level of the node's working directory. */
+/** The Claude Code row of background.md#ac-translate; `root` is the git top level of the node's working directory. */
 export function claudeAmbient(value: AmbientContext, root: string): ClaudeAmbient {
   switch (value) {
     case "none":
@@ -87,7 +87,7 @@ export interface CodexAmbient {
   homeWithoutInstructions: boolean;
 }
 
-/** Seed 003's Codex row. */
+/** The Codex row of background.md#ac-translate. */
 export function codexAmbient(value: AmbientContext): CodexAmbient {
   return {
     projectDocsOff: value === "none" || value === "operator",

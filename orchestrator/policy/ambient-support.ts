@@ -1,7 +1,7 @@
-// Which backend honours, refuses or has not measured each ambient_context value (seed 003, ADR 0001).
+// Which backend honours, refuses or has not measured each ambient_context value (docs/background.md#ac-support, ADR 0001).
 import type { AmbientContext } from "../spec/schemas.js";
 
-/** A backend named by seed 003: the adapters plus kimi and grok, which it also rules on. */
+/** A backend the decision rules on: the adapters, plus kimi and grok. */
 export type AmbientBackend =
   "claude-code" | "codex" | "opencode" | "pi" | "cursor" | "gemini" | "qwen" | "kimi" | "grok";
 
@@ -56,7 +56,7 @@ const NO_MECHANISM = (cli: string): SupportCell =>
     `no ambient_context mechanism is known or measured for ${cli}; it keeps its own conventions`,
   );
 
-/** The support table, backend × value. Refusals need only a loader seen without a switch (seed 003). */
+/** The support table, backend × value. Refusals need only a loader seen without a switch (docs/background.md#ac-support). */
 export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
   "claude-code": {
     none: {
@@ -104,10 +104,12 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
   kimi: {
     none: refused(KIMI_WALK),
     workspace: unmeasured(
-      "seed 003 measured a KIMI_CODE_HOME overlay; witness has no record of it",
+      "the ambient_context decision reports a KIMI_CODE_HOME overlay; witness has no record of it",
     ),
     operator: refused(KIMI_WALK),
-    all: unmeasured("seed 003 measured kimi's native loading; witness has no record of it"),
+    all: unmeasured(
+      "the ambient_context decision reports kimi's native loading; witness has no record of it",
+    ),
   },
   grok: {
     none: refused(GROK_TRUST),

@@ -1,4 +1,4 @@
-// Worker full access (seed 001): host consent, model floor, parent evidence; cheap checks first.
+// Worker full access (docs/background.md#full-access): host consent, model floor, parent evidence; cheap checks first.
 import { RefusalError } from "../../core/errors.js";
 import type {
   ParentAccess,

@@ -20,7 +20,7 @@ const nodes: NodeSpec[] = [
   { id: "bare", origin: "planned" },
 ];
 
-describe("the planned-node ceiling (seed 000 §2.3)", () => {
+describe("the planned-node ceiling (background.md#tp-opt-in)", () => {
   it.each(nodes)('isolates $id by default: settingSources is "" and strict MCP is on', (node) => {
     const policy = toolPolicyFor(node, runOptions());
     expect(policy.settingSources).toBe("");

@@ -1,4 +1,4 @@
-// The five tool-policy layers of a planned node (seed 000) and the run option that loads user config.
+// The five tool-policy layers of a planned node (docs/background.md#tool-policy), and the opt-in.
 import { z } from "zod";
 
 import type { NodeSpec } from "../spec/schemas.js";

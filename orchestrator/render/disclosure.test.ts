@@ -18,7 +18,7 @@ const loaded = toolPolicyFor(
   runOptions({ acceptLoadedUserConfig: true }),
 );
 
-describe("the disclosure slot (seed 000 §3 item 6)", () => {
+describe("the disclosure slot (background.md#tp-disclosure)", () => {
   it.each([
     ["claude-code", "off", [isolated], CLAUDE_ISOLATED],
     ["claude-code", "on", [loaded], CLAUDE_LOADED],

@@ -249,7 +249,7 @@ describe("witness orchestrate run", () => {
   });
 });
 
-describe("witness orchestrate resume (seed 000 §3 items 9 and 10)", () => {
+describe("witness orchestrate resume (background.md#tp-resume)", () => {
   it.each([
     [false, '"settingSources": ""', ["--setting-sources", ""]],
     [true, null, ["--setting-sources", "user,project"]],

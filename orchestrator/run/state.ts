@@ -34,7 +34,7 @@ export type NodeState = z.infer<typeof nodeStateSchema>;
 
 /**
  * The run's record. There is no opt-in field: the policies are the record, and a planned policy
- * without `settingSources` is, unambiguously, an opted-in run (seed 000 §2.7).
+ * without `settingSources` is, unambiguously, an opted-in run (docs/background.md#tp-record).
  */
 export const runStateSchema = z.strictObject({
   version: z.literal(1),

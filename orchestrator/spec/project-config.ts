@@ -1,4 +1,4 @@
-// The project config file, and its workflow.workerFullAccess setting (seed 001).
+// The project config file, and its workflow.workerFullAccess setting (docs/background.md#fa-consent).
 import { z } from "zod";
 
 import { readInput } from "../../core/read-input.js";

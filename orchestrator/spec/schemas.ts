@@ -8,7 +8,7 @@ export const adapterSchema = z.enum(
 );
 export type Adapter = z.infer<typeof adapterSchema>;
 
-/** Which instruction files reach a node besides its prompt (seed 003). */
+/** Which instruction files reach a node besides its prompt (docs/background.md#ambient-context). */
 export const ambientContextSchema = z.enum(["none", "workspace", "operator", "all"], {
   error: "expected one of none, workspace, operator, all",
 });
@@ -104,7 +104,7 @@ export type WorkflowSpec = z.infer<typeof workflowSpecSchema>;
 
 /**
  * The project's own config file. `workflow.workerFullAccess` is kept unparsed here: a malformed
- * setting disables full access as a whole (seed 001) instead of failing the file.
+ * setting disables full access as a whole (docs/background.md#fa-consent) instead of failing the file.
  */
 export const projectConfigSchema = z.looseObject({
   workflow: z.looseObject({ workerFullAccess: z.unknown().optional() }).optional(),
