@@ -19,9 +19,9 @@ function env(): Record<string, string> {
   };
 }
 
-/** Runs git in `cwd` (hardened, as witness itself runs it); throws when it fails. */
+/** Runs git in `cwd` (hardened as witness runs it, but tests may clone locally); throws on failure. */
 export function git(cwd: string, ...args: string[]): Promise<string> {
-  return gitOut(args, { cwd, env: env() });
+  return gitOut(args, { cwd, env: env(), options: ["-c", "protocol.file.allow=always"] });
 }
 
 /** Runs the built `witness` CLI in `cwd`. */
