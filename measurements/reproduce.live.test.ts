@@ -5,7 +5,8 @@ import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { PINNED } from "../probes/contracts/pinned.js";
-import { defaultCacheDir, ensureCli } from "../probes/vendor-cache.js";
+import { defaultCacheDir } from "../probes/vendor-cache.js";
+import { liveClis } from "../test/support/live-clis.js";
 import { git, witness, WITNESS_ROOT, witnessWith } from "../test/support/witness-repo.js";
 import { recordSchema } from "./record.js";
 
@@ -40,32 +41,21 @@ async function verdicts(file: string): Promise<{ overall: string; arms: Record<s
   };
 }
 
+const clis = liveClis([PINNED["claude-code"], PINNED.codex], "reproduction");
+beforeAll(() => clis.install(), 600_000);
+
 describe("protocol 0001 end to end", () => {
-  const unavailable: Partial<Record<"claude-code" | "codex", string>> = {};
   let out = "";
   beforeAll(async () => {
     out = await mkdtemp(join(tmpdir(), "witness-0001-"));
-    for (const name of ["claude-code", "codex"] as const) {
-      try {
-        await ensureCli(PINNED[name]);
-      } catch (error) {
-        unavailable[name] = error instanceof Error ? error.message : String(error);
-      }
-    }
-  }, 600_000);
+  });
   afterAll(() => rm(out, { recursive: true, force: true }));
 
   it("live: witness run of protocol 0001 into a temp --out reproduces the committed verdicts", async (ctx) => {
-    const claude = unavailable["claude-code"];
-    if (claude !== undefined) {
-      console.warn(
-        `live test skipped: Claude Code ${PINNED["claude-code"].version} cannot be installed: ${claude}`,
-      );
-      ctx.skip();
-    }
+    clis.need(ctx, "claude-code");
     // The other protocols ride along when their CLI is installed: the ADRs rest on them too.
     const riders = RIDERS.filter((r) => {
-      const reason = unavailable[r.cli];
+      const reason = clis.missing(r.cli);
       if (reason !== undefined)
         console.warn(`protocol ${r.protocol} not re-run: ${r.cli} cannot be installed: ${reason}`);
       return reason === undefined;
@@ -97,15 +87,9 @@ describe("protocol 0001 end to end", () => {
 
 describe("an interrupted run of protocol 0001", () => {
   let scratch = "";
-  let unavailable: string | null = null;
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), "witness-abort-"));
-    try {
-      await ensureCli(PINNED["claude-code"]);
-    } catch (error) {
-      unavailable = error instanceof Error ? error.message : String(error);
-    }
-  }, 600_000);
+  });
   afterAll(() => rm(scratch, { recursive: true, force: true }));
 
   for (const [sig, code] of [
@@ -113,10 +97,7 @@ describe("an interrupted run of protocol 0001", () => {
     ["SIGTERM", 143],
   ] as const) {
     it(`live: ${sig} leaves no record and no temporary cell behind`, async (ctx) => {
-      if (unavailable !== null) {
-        console.warn(`live test skipped: Claude Code cannot be installed: ${unavailable}`);
-        ctx.skip();
-      }
+      clis.need(ctx, "claude-code");
       const tmp = join(scratch, sig, "tmp");
       const out = join(scratch, sig, "records");
       await mkdir(tmp, { recursive: true });

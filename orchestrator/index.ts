@@ -1,4 +1,6 @@
 // The reference orchestrator's public API (`witness/orchestrator`).
+export type { DetectParentAccessOptions } from "./parent-access/detect.js";
+export { createParentAccessDetector, detectParentAccess } from "./parent-access/detect.js";
 export type {
   ParentAccess,
   ParentAccessDetector,
@@ -21,6 +23,8 @@ export type { ToolPolicy } from "./policy/tool-policy.js";
 export { runOptions, toolPolicyFor, toolPolicySchema } from "./policy/tool-policy.js";
 export { disclosureFor, disclosureSlots } from "./render/disclosure.js";
 export { materializeHomeOverlay } from "./run/home-overlay.js";
+export type { ResumeWorkflowOptions, RunSummary, RunWorkflowOptions } from "./run/run-workflow.js";
+export { resumeWorkflow, runWorkflow } from "./run/run-workflow.js";
 export type { Diagnostic } from "./spec/diagnostics.js";
 export { parseWorkerFullAccess, readProjectConfig } from "./spec/project-config.js";
 export type {

@@ -6,26 +6,16 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vit
 
 import { detectParentAccess } from "../orchestrator/parent-access/detect.js";
 import type { ParentAccess } from "../orchestrator/parent-access/parent-access.js";
+import { liveClis } from "../test/support/live-clis.js";
 import { PINNED } from "./contracts/pinned.js";
 import type { ProbeCliName } from "./contracts/probe-spec.js";
 import { runProbe } from "./run-probe.js";
-import { defaultCacheDir, ensureCli } from "./vendor-cache.js";
 
-const cacheDir = defaultCacheDir();
-const unavailable: Partial<Record<ProbeCliName, string>> = {};
+const clis = liveClis([PINNED["claude-code"], PINNED.codex], "parent-access");
 const kept: string[] = [];
 const SPLIT = "WITNESS_PROC_STATUS_FOLLOWS";
 
-beforeAll(async () => {
-  for (const name of ["claude-code", "codex"] as const) {
-    try {
-      await ensureCli(PINNED[name], { cacheDir });
-    } catch (error) {
-      unavailable[name] = `cannot install ${name}@${PINNED[name].version}: ${String(error)}`;
-      console.warn(`live parent-access tests of ${name} will be skipped: ${unavailable[name]}`);
-    }
-  }
-}, 600_000);
+beforeAll(() => clis.install(), 600_000);
 
 afterAll(() => Promise.all(kept.map((dir) => rm(dir, { recursive: true, force: true }))));
 
@@ -55,8 +45,7 @@ async function accessSeenBy(
   name: ProbeCliName,
   argv: string[],
 ): Promise<ParentAccess> {
-  const reason = unavailable[name];
-  if (reason !== undefined) ctx.skip(reason);
+  clis.need(ctx, name);
   const observation = await runProbe(
     {
       cli: PINNED[name],
@@ -70,7 +59,7 @@ async function accessSeenBy(
       timeoutMs: 60_000,
     },
     // Plain loopback: the network namespace is witness's own wrapper, not the vendor's sandbox.
-    { cacheDir, keep: true, noNetns: true, onCellKept: (dir) => kept.push(dir) },
+    { cacheDir: clis.cacheDir, keep: true, noNetns: true, onCellKept: (dir) => kept.push(dir) },
   );
   expect(observation.faults, observation.stderrTail).toEqual([]);
   const call = observation.toolCalls[0];

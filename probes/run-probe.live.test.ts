@@ -6,35 +6,22 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 
+import { liveClis } from "../test/support/live-clis.js";
 import { cellsRemoved } from "./cell/cell.js";
 import type { Observation } from "./contracts/observation.js";
 import { PINNED } from "./contracts/pinned.js";
 import type { ProbeCliName, ProbeSpec } from "./contracts/probe-spec.js";
 import { netnsTools, releaseWarmSlot } from "./isolation/netns.js";
 import { runProbe, type RunProbeOptions } from "./run-probe.js";
-import { defaultCacheDir, ensureCli } from "./vendor-cache.js";
 
-// Resolved before any test changes HOME, so the CI's `vendors add` install is the one used.
-const cacheDir = defaultCacheDir();
-const unavailable: Partial<Record<ProbeCliName, string>> = {};
-
-beforeAll(async () => {
-  for (const name of ["claude-code", "codex"] as const) {
-    try {
-      await ensureCli(PINNED[name], { cacheDir });
-    } catch (error) {
-      unavailable[name] = `cannot install ${name}@${PINNED[name].version}: ${String(error)}`;
-      console.warn(`live tests of ${name} will be skipped: ${unavailable[name]}`);
-    }
-  }
-}, 600_000);
+const clis = liveClis([PINNED["claude-code"], PINNED.codex], "probe");
+beforeAll(() => clis.install(), 600_000);
 
 // The namespace prepared for a next spawn would outlive the suite in a torn-down worker.
 afterAll(releaseWarmSlot);
 
 function needs(ctx: TestContext, name: ProbeCliName): void {
-  const reason = unavailable[name];
-  if (reason !== undefined) ctx.skip(reason);
+  clis.need(ctx, name);
 }
 
 type SpecInput = Omit<ProbeSpec, "cli" | "fixture" | "script" | "timeoutMs"> &
@@ -49,7 +36,7 @@ async function probe(name: ProbeCliName, spec: SpecInput, options: RunProbeOptio
       timeoutMs: 60_000,
       ...spec,
     },
-    { cacheDir, ...options },
+    { cacheDir: clis.cacheDir, ...options },
   );
   expect(observation.faults, observation.stderrTail).toEqual([]);
   return observation;
@@ -378,7 +365,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 describe("live: isolation from the operator", () => {
   it("live: markers planted in the test process's own HOME never appear in any observation or cell file", async (ctx) => {
-    const ready = (["claude-code", "codex"] as const).filter((n) => unavailable[n] === undefined);
+    const ready = clis.ready();
     if (ready.length === 0) ctx.skip("neither pinned CLI could be installed");
     const operator = await mkdtemp(join(tmpdir(), "witness-operator-home-"));
     const value = `WITNESS-OPERATOR-${Date.now().toString(36)}`;

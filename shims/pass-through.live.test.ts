@@ -5,30 +5,16 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, type TestContex
 
 import { PINNED } from "../probes/contracts/pinned.js";
 import type { ProbeCliName } from "../probes/contracts/probe-spec.js";
-import { defaultCacheDir, ensureCli } from "../probes/vendor-cache.js";
+import { liveClis } from "../test/support/live-clis.js";
 import { run, tempDir } from "../test/support/temp-dir.js";
 import { installShims } from "./install.js";
 import { readShimLog } from "./read-log.js";
 
-const cacheDir = defaultCacheDir();
-const bins: Partial<Record<ProbeCliName, string>> = {};
-const unavailable: Partial<Record<ProbeCliName, string>> = {};
-
-beforeAll(async () => {
-  for (const name of ["claude-code", "codex"] as const) {
-    try {
-      bins[name] = (await ensureCli(PINNED[name], { cacheDir })).bin;
-    } catch (error) {
-      unavailable[name] = `cannot install ${name}@${PINNED[name].version}: ${String(error)}`;
-      console.warn(`live shim tests of ${name} will be skipped: ${unavailable[name]}`);
-    }
-  }
-}, 600_000);
+const clis = liveClis([PINNED["claude-code"], PINNED.codex], "shim");
+beforeAll(() => clis.install(), 600_000);
 
 function binOf(ctx: TestContext, name: ProbeCliName): string {
-  const bin = bins[name];
-  if (bin === undefined) ctx.skip(unavailable[name] ?? `${name} is not installed`);
-  return bin ?? "";
+  return clis.need(ctx, name);
 }
 
 describe("live: pass-through shims", () => {

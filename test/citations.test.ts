@@ -2,7 +2,9 @@
 // docs/background.md exists, and nothing cites a file outside the repository.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { WITNESS_ROOT } from "./support/built-cli.js";
 
 const SKIP = new Set(["node_modules", "dist", ".git", "fixtures"]);
