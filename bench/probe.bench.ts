@@ -12,9 +12,7 @@ import { resolveSentinelsDeep } from "../probes/cell/markers.js";
 import { fixtureSchema } from "../probes/contracts/fixture.js";
 import { PINNED } from "../probes/contracts/pinned.js";
 import type { ProbeCliName, ProbeSpec } from "../probes/contracts/probe-spec.js";
-import { cliArgs, endpointEnv } from "../probes/drivers/launch.js";
-import { anthropicResponder } from "../probes/fake/anthropic-messages.js";
-import { openaiResponder } from "../probes/fake/openai-responses.js";
+import { driverFor } from "../probes/drivers/index.js";
 import { startFakeServer } from "../probes/fake/server.js";
 import { netnsTools, releaseWarmSlot } from "../probes/isolation/netns.js";
 import { runProbe } from "../probes/run-probe.js";
@@ -43,18 +41,16 @@ const ARGV: Record<ProbeCliName, string[]> = {
  */
 async function bareRunners(name: ProbeCliName, bin: string) {
   const baseEnv = buildChildEnv({ parent: process.env });
-  const cell = await createCell({ fixture, nonce: "bench", cli: name, baseEnv });
+  const driver = driverFor(name);
+  const cell = await createCell({ fixture, nonce: "bench", trust: driver.trustWorkspace, baseEnv });
   const template = join(cell.root, "home-template");
   await cp(cell.home, template, { recursive: true });
   const resolved = resolveSentinelsDeep(script, (name) => cellSentinelPath(cell, name));
-  const server = await startFakeServer(
-    name === "claude-code" ? anthropicResponder(resolved) : openaiResponder(resolved),
-  );
-  const env = buildChildEnv({
-    parent: process.env,
-    set: { ...cell.env, ...endpointEnv(name, server.url) },
-  });
-  const args = cliArgs(name, ARGV[name], server.url);
+  const server = await startFakeServer(driver.wire.responder(resolved, driver.naming));
+  const { version } = PINNED[name];
+  const launched = driver.launch({ argv: ARGV[name], baseUrl: server.url, version });
+  const env = buildChildEnv({ parent: process.env, set: { ...cell.env, ...launched.env } });
+  const args = launched.args;
   const spawn = async (runEnv: Record<string, string>) => {
     const r = await runProcess({
       file: bin,

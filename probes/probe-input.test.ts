@@ -39,7 +39,7 @@ describe("probe input from the command line", () => {
       loadProbeSpec({ cli: "claude-code@latest", argv: ["-p", "x"], cwd }),
     ).rejects.toBeInstanceOf(UsageError);
     await expect(loadProbeSpec({ cli: "gpt@1.0.0", argv: ["-p", "x"], cwd })).rejects.toThrow(
-      /expected <cli>@<exact version>/,
+      /no driver for a CLI named "gpt"; supported: claude-code, codex/,
     );
   });
 

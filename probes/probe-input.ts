@@ -27,11 +27,6 @@ export interface ProbeInput {
 /** Reads the fixture, script and node files named by `input` and assembles the spec. */
 export async function loadProbeSpec(input: ProbeInput): Promise<ProbeSpec> {
   const cli = parseCliRef(input.cli);
-  if (cli === null) {
-    throw new UsageError(
-      `--cli ${JSON.stringify(input.cli)}: expected <cli>@<exact version>, e.g. claude-code@2.1.332`,
-    );
-  }
   const argv = input.argv ?? [];
   if (input.node !== undefined && argv.length > 0) {
     throw new UsageError("give either --node <file> or raw arguments after --, not both");

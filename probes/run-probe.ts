@@ -18,13 +18,11 @@ import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
 import { type Observation, observationSchema } from "./contracts/observation.js";
 import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
 import { type Script, sentinelNames } from "./contracts/script.js";
-import { cliArgs, endpointEnv } from "./drivers/launch.js";
+import { driverFor } from "./drivers/index.js";
 import { renderNodeLaunch } from "./drivers/node-launch.js";
-import { anthropicIssuedCalls, anthropicResponder } from "./fake/anthropic-messages.js";
-import { openaiIssuedCalls, openaiResponder } from "./fake/openai-responses.js";
 import { type CapturedRequest, type FakeServer, startFakeServer } from "./fake/server.js";
 import { acquireSlot, type NetnsSlot, netnsTools } from "./isolation/netns.js";
-import { observe, readTranscript } from "./observe/observe.js";
+import { observe } from "./observe/observe.js";
 import { ensureCli } from "./vendor-cache.js";
 
 /** Options of one probe spawn. */
@@ -72,6 +70,7 @@ export async function runProbe(
 ): Promise<Observation> {
   options.signal?.throwIfAborted();
   const spec = parseWith(probeSpecSchema, specInput, "probe spec");
+  const driver = driverFor(spec.cli.name);
   const nonce = options.nonce ?? newNonce();
   const started = performance.now();
   let cli: { bin: string; version: string };
@@ -86,7 +85,7 @@ export async function runProbe(
   const baseEnv = buildChildEnv({ parent: process.env });
   // The cell and the namespace do not depend on each other: build one while the other starts.
   const [made, acquired] = await Promise.allSettled([
-    createCell({ fixture: spec.fixture, nonce, cli: spec.cli.name, baseEnv }),
+    createCell({ fixture: spec.fixture, nonce, trust: driver.trustWorkspace, baseEnv }),
     options.noNetns ? null : netnsTools().then((tools) => (tools ? acquireSlot(tools) : null)),
   ]);
   if (made.status === "rejected" || acquired.status === "rejected") {
@@ -99,18 +98,18 @@ export async function runProbe(
   let server: FakeServer | null = null;
   try {
     const script = resolveSentinelsDeep(spec.script, (name) => cellSentinelPath(cell, name));
-    const claude = spec.cli.name === "claude-code";
-    const responder = claude ? anthropicResponder(script) : openaiResponder(script);
+    const responder = driver.wire.responder(script, driver.naming);
     server = await startFakeServer(responder, slot ? { socketPath: slot.socketPath } : {});
     const baseUrl = slot ? `http://127.0.0.1:${slot.port}` : server.url;
 
     const planned =
       "node" in spec.launch ? await renderNodeLaunch(spec.launch, spec.cli.name, cell) : null;
     const argv = planned ? planned.args : "argv" in spec.launch ? spec.launch.argv : [];
-    const args = cliArgs(spec.cli.name, argv, baseUrl);
+    const launched = driver.launch({ argv, baseUrl, version: cli.version });
+    const args = launched.args;
     const env = buildChildEnv({
       parent: process.env,
-      set: { ...cell.env, ...(planned?.env ?? {}), ...endpointEnv(spec.cli.name, baseUrl) },
+      set: { ...cell.env, ...(planned?.env ?? {}), ...launched.env },
     });
     const launch = slot ? slot.wrap(cli.bin, args) : { file: cli.bin, args };
     startCellFlush(cell);
@@ -128,11 +127,7 @@ export async function runProbe(
     // A kept cell keeps the captured requests too: the raw evidence behind the observation.
     if (options.keep)
       await writeFile(join(cell.root, "requests.json"), JSON.stringify(requests, null, 2));
-    const played = new Set(requests.map((r) => r.answer));
-    const issued = (claude ? anthropicIssuedCalls(script) : openaiIssuedCalls(script)).filter((c) =>
-      played.has(`turn:${/_w(\d+)_/.exec(c.id)?.[1] ?? ""}`),
-    );
-    const transcript = await readTranscript(spec.cli.name, env);
+    const transcript = await driver.readTranscript(env);
     return observationSchema.parse({
       cli: { name: spec.cli.name, version: cli.version },
       argv: [cli.bin, ...args],
@@ -144,9 +139,8 @@ export async function runProbe(
       timedOut: result.timedOut,
       durationMs: result.durationMs,
       ...observe({
-        cli: spec.cli.name,
+        driver,
         requests,
-        issued,
         markers: cell.markers,
         sentinels: cellSentinels(cell, sentinelNames(spec.script)),
         transcript,

@@ -11,13 +11,8 @@ import { buildChildEnv } from "../core/child-env.js";
 import { UsageError } from "../core/errors.js";
 import { runProcess } from "../core/exec.js";
 import { makeDirs } from "../core/make-dirs.js";
-import type { CliRef, ProbeCliName } from "./contracts/probe-spec.js";
-
-/** The npm package and binary name of each CLI witness can install. */
-export const VENDOR_PACKAGES: Readonly<Record<ProbeCliName, { pkg: string; bin: string }>> = {
-  "claude-code": { pkg: "@anthropic-ai/claude-code", bin: "claude" },
-  codex: { pkg: "@openai/codex", bin: "codex" },
-};
+import { CLI_CATALOG } from "./contracts/clis.js";
+import type { CliRef } from "./contracts/probe-spec.js";
 
 /** What the cache keeps beside each install, so a later run trusts it without re-running npm. */
 export const vendorEntrySchema = z.object({
@@ -115,7 +110,7 @@ export async function ensureCli(
   const existing = await readEntry(dir);
   if (existing) return { bin: join(dir, existing.bin), version: existing.reported };
 
-  const { pkg, bin } = VENDOR_PACKAGES[ref.name];
+  const { pkg, bin } = CLI_CATALOG[ref.name];
   await makeDirs(cacheDir);
   const staging = join(
     cacheDir,

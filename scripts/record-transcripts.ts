@@ -12,12 +12,9 @@ import { runProcess } from "../core/exec.js";
 import { gitOut } from "../core/git.js";
 import { type CliRef, parseCliRef } from "../probes/contracts/probe-spec.js";
 import { type Script, scriptSchema } from "../probes/contracts/script.js";
-import { cliArgs, endpointEnv } from "../probes/drivers/launch.js";
-import { anthropicResponder } from "../probes/fake/anthropic-messages.js";
-import { openaiResponder } from "../probes/fake/openai-responses.js";
+import { driverFor } from "../probes/drivers/index.js";
 import { startFakeServer } from "../probes/fake/server.js";
 import { ensureCli, parseReportedVersion } from "../probes/vendor-cache.js";
-import { newestClaudeSession, newestCodexRollout } from "../transcripts/locate.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "transcripts", "test", "fixtures");
 const DEFAULT_REFS = [
@@ -31,6 +28,8 @@ const DEFAULT_REFS = [
 interface Scenario {
   name: string;
   cli: CliRef["name"];
+  /** The fixture file's name. */
+  file: string;
   argv: (ws: string) => string[];
   /** Files relative to the cell root (`home/…`, `ws/…`). */
   files: (ws: string, home: string) => Record<string, string>;
@@ -44,6 +43,7 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: "default",
     cli: "claude-code",
+    file: "session.jsonl",
     argv: () => ["-p", "touch one file, then make one directory", "--output-format", "json"],
     files: (ws) => ({
       "home/.claude/CLAUDE.md": "User memory: WITNESS_MARKER_USER_MEMORY\n",
@@ -61,6 +61,7 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: "bypass",
     cli: "claude-code",
+    file: "session.jsonl",
     argv: () => [
       "-p",
       "touch one file",
@@ -75,6 +76,7 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: "read-only",
     cli: "codex",
+    file: "rollout.jsonl",
     argv: () => ["exec", "-s", "read-only", "touch one file"],
     files: () => ({}),
     script: (ws) => shell(`touch ${ws}/READ_ONLY_RAN`),
@@ -82,6 +84,7 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: "workspace-write",
     cli: "codex",
+    file: "rollout.jsonl",
     argv: () => ["exec", "-s", "workspace-write", "touch one file"],
     files: () => ({}),
     script: (ws) => shell(`touch ${ws}/WORKSPACE_WRITE_RAN`),
@@ -89,6 +92,7 @@ const SCENARIOS: readonly Scenario[] = [
   {
     name: "danger-full-access",
     cli: "codex",
+    file: "rollout.jsonl",
     argv: () => ["exec", "-s", "danger-full-access", "touch one file"],
     files: () => ({}),
     script: (ws) => shell(`touch ${ws}/FULL_ACCESS_RAN`),
@@ -119,9 +123,8 @@ async function record(ref: CliRef, scenario: Scenario, given: string | undefined
   const ws = join(root, "ws");
   const codexHome = join(home, ".codex");
   const script = scenario.script(ws);
-  const server = await startFakeServer(
-    scenario.cli === "claude-code" ? anthropicResponder(script) : openaiResponder(script),
-  );
+  const driver = driverFor(scenario.cli);
+  const server = await startFakeServer(driver.wire.responder(script, driver.naming));
   try {
     for (const dir of [home, ws, codexHome, join(root, "tmp")])
       await mkdir(dir, { recursive: true });
@@ -136,16 +139,19 @@ async function record(ref: CliRef, scenario: Scenario, given: string | undefined
     };
     const gitEnv = buildChildEnv({ parent: process.env, set: cellEnv });
     await gitOut(["init", "-q", "."], { cwd: ws, env: gitEnv });
+    const launched = driver.launch({ argv: scenario.argv(ws), baseUrl: server.url, version });
     const env = buildChildEnv({
       parent: process.env,
-      set: { ...cellEnv, CODEX_HOME: codexHome, ...endpointEnv(scenario.cli, server.url) },
+      set: { ...cellEnv, CODEX_HOME: codexHome, ...launched.env },
     });
-    const args = cliArgs(scenario.cli, scenario.argv(ws), server.url);
-    const result = await runProcess({ file: bin, args, env, cwd: ws, timeoutMs: 120_000 });
-    const session =
-      scenario.cli === "claude-code"
-        ? await newestClaudeSession(join(home, ".claude"))
-        : await newestCodexRollout(codexHome);
+    const result = await runProcess({
+      file: bin,
+      args: launched.args,
+      env,
+      cwd: ws,
+      timeoutMs: 120_000,
+    });
+    const session = (await driver.readTranscript(env)).path;
     if (session === null) {
       throw new Error(
         `${ref.name}@${version} ${scenario.name}: no session file (exit ${result.exitCode}):\n${result.stderr}`,
@@ -154,8 +160,7 @@ async function record(ref: CliRef, scenario: Scenario, given: string | undefined
     const out = join(FIXTURES, `${ref.name}-${version}-${scenario.name}`);
     await rm(out, { recursive: true, force: true });
     await mkdir(out, { recursive: true });
-    const file = scenario.cli === "claude-code" ? "session.jsonl" : "rollout.jsonl";
-    await copyFile(session, join(out, file));
+    await copyFile(session, join(out, scenario.file));
     const meta = {
       cli: `${ref.name}@${version}`,
       scenario: scenario.name,
@@ -169,7 +174,7 @@ async function record(ref: CliRef, scenario: Scenario, given: string | undefined
     await writeFile(join(out, "meta.json"), `${JSON.stringify(meta, null, 2)}\n`);
     await writeFile(
       join(out, "COMMAND.md"),
-      commandText(ref, version, scenario, bin, args, env, ws, result.exitCode),
+      commandText(ref, version, scenario, bin, launched.args, env, ws, result.exitCode),
     );
     return `${out} (exit ${result.exitCode}, ${server.requests.length} requests)`;
   } finally {
@@ -232,7 +237,6 @@ async function main(argv: string[]): Promise<void> {
   );
   for (const text of refs.length > 0 ? refs : DEFAULT_REFS) {
     const ref = parseCliRef(text);
-    if (ref === null) throw new Error(`not a name@version: ${text}`);
     for (const scenario of SCENARIOS.filter((s) => s.cli === ref.name)) {
       if (only !== undefined && scenario.name !== only) continue;
       process.stdout.write(`recorded ${await record(ref, scenario, bins.get(text))}\n`);

@@ -19,7 +19,7 @@ describe("witness run (built CLI)", () => {
     [["--all", "--spawns", "1.5"], "--spawns: expected a positive integer"],
     [
       ["--all", "--cli", "claude-code@latest"],
-      '--cli "claude-code@latest": expected name@exact.version',
+      '--cli "claude-code@latest": expected an exact version like 2.1.332',
     ],
   ])("exits 2 on %j", async (args, message) => {
     const result = await witness(repo.dir, "run", ...args);

@@ -55,10 +55,6 @@ export const runCommand: CommandModule<object, RunArgs> = {
     const { shownPath } = await import("../../core/display-path.js");
     const { parseCliRef } = await import("../../probes/contracts/probe-spec.js");
     const cli = args.cli === undefined ? undefined : parseCliRef(args.cli);
-    if (cli === null)
-      throw new UsageError(
-        `--cli "${args.cli ?? ""}": expected name@exact.version, e.g. claude-code@2.1.332`,
-      );
     const controller = new AbortController();
     let signalled = 130;
     // Ctrl-C (and a polite kill) abort the spawns: no record is written, every cell is removed.

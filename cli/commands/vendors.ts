@@ -7,15 +7,7 @@ import { handled } from "../exit.js";
 /** Parses `name@version` arguments; the first bad one is a usage error naming the accepted form. */
 export async function parseRefs(texts: readonly string[]): Promise<CliRef[]> {
   const { parseCliRef } = await import("../../probes/contracts/probe-spec.js");
-  return texts.map((text) => {
-    const ref = parseCliRef(text);
-    if (ref === null) {
-      throw new UsageError(
-        `${JSON.stringify(text)}: expected <cli>@<exact version>, e.g. claude-code@2.1.332 or codex@0.171.0`,
-      );
-    }
-    return ref;
-  });
+  return texts.map((text) => parseCliRef(text, "vendor"));
 }
 
 const out = (line: string) => process.stdout.write(`${line}\n`);

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { buildChildEnv } from "../../core/child-env.js";
 import { runProcess } from "../../core/exec.js";
 import { fixtureSchema } from "../contracts/fixture.js";
+import { driverFor } from "../drivers/index.js";
 import {
   type Cell,
   cellSentinels,
@@ -25,7 +26,7 @@ async function withCell(
   const cell = await createCell({
     fixture: fixtureSchema.parse(fixture),
     nonce: "n0nce",
-    cli,
+    trust: driverFor(cli).trustWorkspace,
     baseEnv,
   });
   try {
@@ -199,7 +200,7 @@ describe("the probe cell", () => {
     const cell = await createCell({
       fixture: fixtureSchema.parse({}),
       nonce: "n",
-      cli: "codex",
+      trust: driverFor("codex").trustWorkspace,
       baseEnv,
     });
     removeCellLater(cell);

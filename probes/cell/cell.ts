@@ -7,10 +7,9 @@ import { dirname, join, relative } from "node:path";
 import { runProcess } from "../../core/exec.js";
 import type { FileRoot, Fixture, SentinelPlacement } from "../contracts/fixture.js";
 import { plantedMarkerNames, WORKSPACE_SENTINEL_DIR } from "../contracts/fixture.js";
-import type { ProbeCliName } from "../contracts/probe-spec.js";
+import type { CellPaths } from "../drivers/driver.js";
 import { commitAll, makeWorkspaceSentinelDir } from "./git-steps.js";
 import { markerValue, plantMarkers, sentinelPath } from "./markers.js";
-import { trustCodexWorkspace, trustWorkspace } from "./trust.js";
 
 /** A built cell: every path the spawn and the observer need. */
 export interface Cell {
@@ -39,7 +38,8 @@ export interface Cell {
 export interface CellOptions {
   fixture: Fixture;
   nonce: string;
-  cli: ProbeCliName;
+  /** Marks the workspace trusted in the CLI's own config (the driver's), when the fixture asks. */
+  trust: (cell: CellPaths) => Promise<void>;
   /** Parent environment for git (PATH, locale); the allow-list is applied by the caller. */
   baseEnv: Record<string, string>;
 }
@@ -75,7 +75,7 @@ export async function createCell(options: CellOptions): Promise<Cell> {
 
 async function populate(
   root: string,
-  { fixture, nonce, cli, baseEnv }: CellOptions,
+  { fixture, nonce, trust, baseEnv }: CellOptions,
 ): Promise<Cell> {
   const home = join(root, "home");
   const tmp = join(root, "tmp");
@@ -140,8 +140,7 @@ async function populate(
   if (Object.values(sentinelsIn).includes("workspace")) await makeWorkspaceSentinelDir(ws, gitEnv);
   await plant("grandparent");
   await plant("home");
-  if (fixture.trust && cli === "claude-code") await trustWorkspace(home, ws);
-  if (fixture.trust && cli === "codex") await trustCodexWorkspace(codexHome, ws);
+  if (fixture.trust) await trust({ root, home, workspace: ws, codexHome });
 
   return {
     root,

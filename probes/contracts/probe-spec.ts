@@ -1,11 +1,11 @@
 import { z } from "zod";
 
+import { UsageError } from "../../core/errors.js";
+import { canonicalCliName, probeCliNameSchema, unsupportedCli } from "./clis.js";
 import { type Fixture, fixtureSchema } from "./fixture.js";
 import { type Script, scriptSchema, sentinelNames } from "./script.js";
 
-/** CLIs a live probe can run today. */
-export const probeCliNameSchema = z.enum(["claude-code", "codex"]);
-export type ProbeCliName = z.infer<typeof probeCliNameSchema>;
+export { type ProbeCliName, probeCliNameSchema } from "./clis.js";
 
 /** `name@exact.version`, e.g. `claude-code@2.1.332`. */
 export const cliRefSchema = z.strictObject({
@@ -58,10 +58,22 @@ export const probeSpecSchema = z
   });
 export type ProbeSpec = z.infer<typeof probeSpecSchema>;
 
-/** Parses `claude-code@2.1.332`; returns null when the text is not of that form. */
-export function parseCliRef(text: string): CliRef | null {
+/**
+ * Parses `claude-code@2.1.332` (a CLI's alias or npm package name works too: `claude@…`,
+ * `@openai/codex@…`). A UsageError says which part is wrong: the form, the name (listing the
+ * supported ones) or the version. `what` names where the text came from, e.g. `--cli`.
+ */
+export function parseCliRef(text: string, what = "--cli"): CliRef {
   const at = text.lastIndexOf("@");
-  if (at <= 0) return null;
-  const result = cliRefSchema.safeParse({ name: text.slice(0, at), version: text.slice(at + 1) });
-  return result.success ? result.data : null;
+  const form = "expected <cli>@<exact version>, e.g. claude-code@2.1.332";
+  if (at <= 0) throw new UsageError(`${what} ${JSON.stringify(text)}: ${form}`);
+  const rawName = text.slice(0, at);
+  const name = canonicalCliName(rawName);
+  if (name === null)
+    throw new UsageError(`${what} ${JSON.stringify(text)}: ${unsupportedCli(rawName)}`);
+  const result = cliRefSchema.safeParse({ name, version: text.slice(at + 1) });
+  if (!result.success) {
+    throw new UsageError(`${what} ${JSON.stringify(text)}: expected an exact version like 2.1.332`);
+  }
+  return result.data;
 }

@@ -7,6 +7,7 @@ import { buildChildEnv } from "../../core/child-env.js";
 import { InputError } from "../../core/errors.js";
 import { createCell, removeCell } from "../cell/cell.js";
 import { fixtureSchema } from "../contracts/fixture.js";
+import { driverFor } from "./index.js";
 import { renderNodeLaunch } from "./node-launch.js";
 
 const baseEnv = buildChildEnv({ parent: process.env });
@@ -16,7 +17,7 @@ describe("a reference-orchestrator node as a probe launch", () => {
     const cell = await createCell({
       fixture: fixtureSchema.parse({}),
       nonce: "n",
-      cli: "claude-code",
+      trust: driverFor("claude-code").trustWorkspace,
       baseEnv,
     });
     try {
@@ -46,7 +47,7 @@ describe("a reference-orchestrator node as a probe launch", () => {
     const cell = await createCell({
       fixture: fixtureSchema.parse({ files }),
       nonce: "n",
-      cli: "codex",
+      trust: driverFor("codex").trustWorkspace,
       baseEnv,
     });
     try {

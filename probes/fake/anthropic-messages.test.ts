@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { type Script, scriptSchema } from "../contracts/script.js";
+import { claudeCodeDriver } from "../drivers/claude-code.js";
 import {
-  anthropicResponder,
+  anthropicMessages,
   anthropicTurnIndex,
   isClassifierRequest,
 } from "./anthropic-messages.js";
@@ -31,7 +32,9 @@ function sse(text: string): { event: string | null; data: Record<string, unknown
 }
 
 async function post(script: Partial<Script>, body: unknown, path = "/v1/messages?beta=true") {
-  server ??= await startFakeServer(anthropicResponder(scriptSchema.parse(script)));
+  server ??= await startFakeServer(
+    anthropicMessages.responder(scriptSchema.parse(script), claudeCodeDriver.naming),
+  );
   const res = await fetch(`${server.url}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": "sk-ant-secret-value" },
@@ -204,7 +207,10 @@ describe("the fake Anthropic Messages server", () => {
     expect(truncated.text).not.toContain("message_stop");
     await reset();
     server = await startFakeServer(
-      anthropicResponder(scriptSchema.parse({ turns: [{ fault: { hang: true } }] })),
+      anthropicMessages.responder(
+        scriptSchema.parse({ turns: [{ fault: { hang: true } }] }),
+        claudeCodeDriver.naming,
+      ),
     );
     const hung = fetch(`${server.url}/v1/messages`, {
       method: "POST",

@@ -1,36 +1,22 @@
-// Fake Anthropic Messages API: plays a script to Claude Code, as SSE or plain JSON.
+// Fake Anthropic Messages API (Claude Code): plays a script as SSE or plain JSON, and reads the
+// requests: system prompt, messages, tool definitions and the tool results sent back.
 import { randomBytes } from "node:crypto";
 
-import type { Fault, Script, ToolCall } from "../contracts/script.js";
-import type { Reply, Responder } from "./server.js";
+import type { Fault, Script } from "../contracts/script.js";
+import type { CapturedRequest, IssuedCall, Reply } from "./server.js";
 import { sseEvent } from "./server.js";
-
-/** A tool call the fake model issues, with the id the CLI will echo back. */
-export interface IssuedCall {
-  id: string;
-  name: string;
-  input: Record<string, unknown>;
-}
+import {
+  type BodySections,
+  type CallNaming,
+  list,
+  record,
+  resultText,
+  type WireProtocol,
+  type WireResult,
+} from "./wire.js";
 
 const CLASSIFIER_PREFIX = "You are a security monitor";
-
-/** Claude Code's name and input for one scripted call; shell commands go to Bash. */
-function claudeCall(call: ToolCall): { name: string; input: Record<string, unknown> } {
-  return "shell" in call
-    ? { name: "Bash", input: { command: call.shell, description: "witness probe command" } }
-    : { name: call.tool, input: call.input };
-}
-
-/** The tool calls a script issues to Claude Code, with their deterministic ids. */
-export function anthropicIssuedCalls(script: Script): IssuedCall[] {
-  return script.turns.flatMap((turn, t) =>
-    "calls" in turn ? turn.calls.map((c, k) => ({ id: `toolu_w${t}_${k}`, ...claudeCall(c) })) : [],
-  );
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-}
+const ROUTE = "/v1/messages";
 
 /** The system prompt's text, whether sent as a string or as text blocks. */
 export function systemTexts(system: unknown): string[] {
@@ -158,7 +144,9 @@ function plainMessage(model: string, blocks: readonly Block[], verdict: Verdict 
     type: "message",
     role: "assistant",
     model,
-    content: blocks.map((b) => ("type" in b ? b : { type: "tool_use", ...b })),
+    content: blocks.map((b) =>
+      "type" in b ? b : { type: "tool_use", id: b.id, name: b.name, input: b.input },
+    ),
     stop_reason: stop,
     stop_sequence: null,
     usage: { input_tokens: 1, output_tokens: 1 },
@@ -181,40 +169,84 @@ function faultReply(fault: Fault, model: string): Reply {
   return { kind: "hang", answer: "fault:hang" };
 }
 
-/** A responder for `POST /v1/messages` that plays `script` (sentinels already resolved). */
-export function anthropicResponder(script: Script): Responder {
-  const issued = anthropicIssuedCalls(script);
-  return (path, body) => {
-    const route = path.split("?")[0];
-    if (route !== "/v1/messages") {
-      return { kind: "json", status: 404, body: { error: "not found" }, answer: "not-found" };
-    }
-    const b = record(body);
-    const model = typeof b.model === "string" ? b.model : "claude-witness";
-    const streamed = b.stream === true;
-    let blocks: Block[];
-    let answer: string;
-    if (isClassifierRequest(body)) {
-      const text =
-        script.classifier === "allow"
-          ? "<block>no</block>"
-          : "<block>yes</block><reason>witness script blocks this action</reason>";
-      blocks = [{ type: "text", text }];
-      answer = `classifier:${script.classifier}`;
-    } else {
-      const t = anthropicTurnIndex(body);
-      const turn = script.turns[t];
-      if (turn !== undefined && "fault" in turn) return faultReply(turn.fault, model);
-      if (turn === undefined) blocks = [{ type: "text", text: script.final }];
-      else if ("text" in turn) blocks = [{ type: "text", text: turn.text }];
-      else blocks = issued.filter((c) => c.id.startsWith(`toolu_w${t}_`));
-      answer = turn === undefined ? "final" : `turn:${t}`;
-    }
-    const verdict = wantsSafeguardVerdict(body)
-      ? safeguardResults(blocks, script.classifier)
-      : null;
-    return streamed
-      ? { kind: "sse", chunks: streamChunks(model, blocks, verdict), answer }
-      : { kind: "json", status: 200, body: plainMessage(model, blocks, verdict), answer };
+function offered(body: unknown): string[] {
+  return list(record(body).tools)
+    .map((tool) => record(tool).name)
+    .filter((name): name is string => typeof name === "string");
+}
+
+/** The calls of turn `t`, named for this request's tools, with ids the CLI echoes back. */
+function callsOf(script: Script, t: number, naming: CallNaming, body: unknown): IssuedCall[] {
+  const turn = script.turns[t];
+  if (turn === undefined || !("calls" in turn)) return [];
+  const tools = offered(body);
+  return turn.calls.map((call, k) => {
+    const { name, input } = naming(call, tools);
+    return { id: `toolu_w${t}_${k}`, turn: t, name, input };
+  });
+}
+
+function respond(script: Script, naming: CallNaming, path: string, body: unknown): Reply {
+  if (path.split("?")[0] !== ROUTE) {
+    return { kind: "json", status: 404, body: { error: "not found" }, answer: "not-found" };
+  }
+  const b = record(body);
+  const model = typeof b.model === "string" ? b.model : "claude-witness";
+  let blocks: Block[];
+  let answer: string;
+  let issued: IssuedCall[] = [];
+  if (isClassifierRequest(body)) {
+    const text =
+      script.classifier === "allow"
+        ? "<block>no</block>"
+        : "<block>yes</block><reason>witness script blocks this action</reason>";
+    blocks = [{ type: "text", text }];
+    answer = `classifier:${script.classifier}`;
+  } else {
+    const t = anthropicTurnIndex(body);
+    const turn = script.turns[t];
+    if (turn !== undefined && "fault" in turn) return faultReply(turn.fault, model);
+    issued = callsOf(script, t, naming, body);
+    if (turn === undefined) blocks = [{ type: "text", text: script.final }];
+    else if ("text" in turn) blocks = [{ type: "text", text: turn.text }];
+    else blocks = issued;
+    answer = turn === undefined ? "final" : `turn:${t}`;
+  }
+  const verdict = wantsSafeguardVerdict(body) ? safeguardResults(blocks, script.classifier) : null;
+  return b.stream === true
+    ? { kind: "sse", chunks: streamChunks(model, blocks, verdict), answer, issued }
+    : { kind: "json", status: 200, body: plainMessage(model, blocks, verdict), answer, issued };
+}
+
+function sections(body: unknown): BodySections {
+  const b = record(body);
+  return {
+    system: JSON.stringify(b.system ?? ""),
+    messages: JSON.stringify(b.messages ?? []),
+    tools: JSON.stringify(b.tools ?? []),
   };
 }
+
+function findResult(requests: readonly CapturedRequest[], id: string): WireResult | null {
+  for (const request of requests) {
+    for (const message of list(record(request.body).messages)) {
+      for (const block of list(record(message).content)) {
+        const r = record(block);
+        if (r.type === "tool_result" && r.tool_use_id === id) {
+          return { isError: r.is_error === true, text: resultText(r.content) };
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/** The Messages API as Claude Code speaks it: `POST /v1/messages`, SSE or JSON. */
+export const anthropicMessages: WireProtocol = {
+  name: "anthropic-messages",
+  responder: (script, naming) => (path, body) => respond(script, naming, path, body),
+  isAgentRequest: (r) => r.path.split("?")[0] === ROUTE && !isClassifierRequest(r.body),
+  sections,
+  offeredTools: offered,
+  findResult,
+};

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { type Script, scriptSchema } from "../contracts/script.js";
-import { execProgram, openaiResponder, openaiTurnIndex } from "./openai-responses.js";
+import { codexDriver } from "../drivers/codex.js";
+import { execProgram, openaiResponses, openaiTurnIndex } from "./openai-responses.js";
 import { type FakeServer, startFakeServer } from "./server.js";
 
 let server: FakeServer | null = null;
@@ -22,7 +23,9 @@ function dataLines(text: string): Record<string, unknown>[] {
 }
 
 async function post(script: Partial<Script>, body: unknown, path = "/v1/responses") {
-  server ??= await startFakeServer(openaiResponder(scriptSchema.parse(script)));
+  server ??= await startFakeServer(
+    openaiResponses.responder(scriptSchema.parse(script), codexDriver.naming),
+  );
   const res = await fetch(`${server.url}${path}`, {
     method: "POST",
     headers: { authorization: "Bearer sk-secret-openai" },
@@ -90,35 +93,53 @@ describe("the fake OpenAI Responses server", () => {
       name: "exec",
       input: "x",
     });
-    expect(openaiTurnIndex({ input: [prompt] })).toBe(0);
+    // The fake knows which turn each id it issued belongs to; an id it never issued counts alone.
+    const issued = new Map([
+      ["call_w0_0", 0],
+      ["call_w0_1", 0],
+      ["call_w1_0", 1],
+    ]);
+    expect(openaiTurnIndex({ input: [prompt] }, issued)).toBe(0);
     // Two calls of one turn count once.
     expect(
-      openaiTurnIndex({
-        input: [
-          prompt,
-          call("call_w0_0"),
-          call("call_w0_1"),
-          output("call_w0_0"),
-          output("call_w0_1"),
-        ],
-      }),
+      openaiTurnIndex(
+        {
+          input: [
+            prompt,
+            call("call_w0_0"),
+            call("call_w0_1"),
+            output("call_w0_0"),
+            output("call_w0_1"),
+          ],
+        },
+        issued,
+      ),
     ).toBe(1);
     expect(
-      openaiTurnIndex({
-        input: [
-          prompt,
-          call("call_w0_0"),
-          output("call_w0_0"),
-          call("call_w1_0"),
-          output("call_w1_0"),
-        ],
-      }),
+      openaiTurnIndex(
+        {
+          input: [
+            prompt,
+            call("call_w0_0"),
+            output("call_w0_0"),
+            call("call_w1_0"),
+            output("call_w1_0"),
+          ],
+        },
+        issued,
+      ),
     ).toBe(2);
     expect(
-      openaiTurnIndex({
-        input: [prompt, { type: "message", role: "assistant", content: [] }, prompt],
-      }),
+      openaiTurnIndex(
+        {
+          input: [prompt, { type: "message", role: "assistant", content: [] }, prompt],
+        },
+        issued,
+      ),
     ).toBe(1);
+    expect(openaiTurnIndex({ input: [prompt, call("x1"), call("x2"), output("x1")] }, issued)).toBe(
+      2,
+    );
     const script = { turns: [{ calls: [{ shell: "true" }] }, { text: "second" }], final: "end" };
     await post(script, { input: [prompt] });
     const second = dataLines(

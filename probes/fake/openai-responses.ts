@@ -1,8 +1,26 @@
-// Fake OpenAI Responses API: plays a script to Codex as SSE; shell calls go through its `exec` tool.
-import type { Fault, Script, ToolCall } from "../contracts/script.js";
-import type { IssuedCall } from "./anthropic-messages.js";
-import type { Reply, Responder } from "./server.js";
+// Fake OpenAI Responses API (Codex): plays a script as SSE, and reads the requests: developer
+// messages as the system prompt, the tools (top-level or an `additional_tools` item), and the
+// outputs of function and custom tool calls.
+import type { Fault, Script } from "../contracts/script.js";
+import type { CapturedRequest, IssuedCall, Reply } from "./server.js";
 import { sseEvent } from "./server.js";
+import {
+  type BodySections,
+  type CallNaming,
+  list,
+  record,
+  resultText,
+  type WireProtocol,
+  type WireResult,
+} from "./wire.js";
+
+const ROUTE = "/v1/responses";
+const CALL_TYPES = new Set(["function_call", "custom_tool_call", "local_shell_call"]);
+const OUTPUT_TYPES = new Set([
+  "function_call_output",
+  "custom_tool_call_output",
+  "local_shell_call_output",
+]);
 
 /** The JavaScript Codex's `exec` custom tool runs for one shell command. */
 export function execProgram(cmd: string): string {
@@ -10,41 +28,18 @@ export function execProgram(cmd: string): string {
 }
 
 /**
- * Codex's name and input for one scripted call. A shell command, or `{tool: "exec", input: {code}}`,
- * becomes the `exec` custom tool; any other tool a function call with JSON arguments.
+ * Which scripted turn a request asks for: the assistant messages already in `input`, plus one
+ * per turn whose calls the CLI echoes back (the fake knows which turn each of its ids belongs to).
  */
-function codexCall(call: ToolCall): { name: string; input: Record<string, unknown> } {
-  if ("shell" in call) return { name: "exec", input: { code: execProgram(call.shell) } };
-  return { name: call.tool, input: call.input };
-}
-
-/** The tool calls a script issues to Codex, with their deterministic call ids. */
-export function openaiIssuedCalls(script: Script): IssuedCall[] {
-  return script.turns.flatMap((turn, t) =>
-    "calls" in turn ? turn.calls.map((c, k) => ({ id: `call_w${t}_${k}`, ...codexCall(c) })) : [],
-  );
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-}
-
-/**
- * Which scripted turn a request asks for: assistant messages already in `input`, plus one per
- * distinct turn of tool calls (several calls of one turn share the `call_w<turn>_` prefix).
- */
-export function openaiTurnIndex(body: unknown): number {
-  const input = record(body).input;
-  if (!Array.isArray(input)) return 0;
+export function openaiTurnIndex(body: unknown, turnOfId: ReadonlyMap<string, number>): number {
   let messages = 0;
   const callTurns = new Set<string>();
-  for (const raw of input) {
+  for (const raw of list(record(body).input)) {
     const item = record(raw);
     if (item.type === "message" && item.role === "assistant") messages += 1;
-    const isCall = item.type === "custom_tool_call" || item.type === "function_call";
-    if (isCall && typeof item.call_id === "string") {
-      const match = /^call_w(\d+)_/.exec(item.call_id);
-      callTurns.add(match?.[1] ?? item.call_id);
+    if (CALL_TYPES.has(String(item.type)) && typeof item.call_id === "string") {
+      const turn = turnOfId.get(item.call_id);
+      callTurns.add(turn === undefined ? `id:${item.call_id}` : `turn:${turn}`);
     }
   }
   return messages + callTurns.size;
@@ -59,28 +54,20 @@ function completed(): string {
 }
 
 function messageItem(text: string): unknown {
-  return {
-    type: "message",
-    role: "assistant",
-    content: [{ type: "output_text", text }],
-  };
+  return { type: "message", role: "assistant", content: [{ type: "output_text", text }] };
 }
 
-function callItem(call: IssuedCall): unknown {
-  if (call.name === "exec" && typeof call.input.code === "string") {
-    return {
-      type: "custom_tool_call",
-      call_id: call.id,
-      name: "exec",
-      status: "completed",
-      input: call.input.code,
-    };
+function callItem(call: IssuedCall & { freeform?: string }): unknown {
+  if (call.freeform !== undefined) {
+    const item = { call_id: call.id, name: call.name, status: "completed", input: call.freeform };
+    return { type: "custom_tool_call", ...item };
   }
+  const args = JSON.stringify(call.input);
   return {
     type: "function_call",
     call_id: call.id,
     name: call.name,
-    arguments: JSON.stringify(call.input),
+    arguments: args,
     status: "completed",
   };
 }
@@ -104,24 +91,95 @@ function faultReply(fault: Fault): Reply {
   return { kind: "hang", answer: "fault:hang" };
 }
 
-/** A responder for `POST /v1/responses` that plays `script` (sentinels already resolved). */
-export function openaiResponder(script: Script): Responder {
-  const issued = openaiIssuedCalls(script);
-  return (path, body) => {
-    if (path.split("?")[0] !== "/v1/responses") {
+/** Tool names one request offers: namespaces' tools, and `exec.<name>` for exec's nested tools. */
+function offeredTools(body: unknown): string[] {
+  const b = record(body);
+  const names: string[] = [];
+  const visit = (tool: unknown): void => {
+    const t = record(tool);
+    if (t.type === "namespace") return list(t.tools).forEach(visit);
+    if (typeof t.name !== "string") return;
+    names.push(t.name);
+    if (t.name === "exec" && typeof t.description === "string") {
+      for (const m of t.description.matchAll(/declare const tools: \{ ([A-Za-z0-9_]+)\(/g))
+        names.push(`exec.${m[1] ?? ""}`);
+    }
+  };
+  list(b.tools).forEach(visit);
+  for (const item of list(b.input))
+    if (record(item).type === "additional_tools") list(record(item).tools).forEach(visit);
+  return names;
+}
+
+function responder(script: Script, naming: CallNaming) {
+  const turnOfId = new Map<string, number>();
+  return (path: string, body: unknown): Reply => {
+    if (path.split("?")[0] !== ROUTE) {
       return { kind: "json", status: 404, body: { error: "not found" }, answer: "not-found" };
     }
-    const t = openaiTurnIndex(body);
+    const t = openaiTurnIndex(body, turnOfId);
     const turn = script.turns[t];
     if (turn !== undefined && "fault" in turn) return faultReply(turn.fault);
-    let items: unknown[];
-    if (turn === undefined) items = [messageItem(script.final)];
-    else if ("text" in turn) items = [messageItem(turn.text)];
-    else items = issued.filter((c) => c.id.startsWith(`call_w${t}_`)).map(callItem);
+    if (turn === undefined || "text" in turn) {
+      const text = turn === undefined ? script.final : turn.text;
+      const answer = turn === undefined ? "final" : `turn:${t}`;
+      return { kind: "sse", chunks: [itemDone(messageItem(text)), completed()], answer };
+    }
+    const tools = offeredTools(body);
+    const calls = turn.calls.map((call, k) => {
+      const { name, input, freeform } = naming(call, tools);
+      const id = `call_w${t}_${k}`;
+      turnOfId.set(id, t);
+      return { id, turn: t, name, input, ...(freeform === undefined ? {} : { freeform }) };
+    });
+    const issued = calls.map(({ id, turn: n, name, input }) => ({ id, turn: n, name, input }));
     return {
       kind: "sse",
-      chunks: [...items.map(itemDone), completed()],
-      answer: turn === undefined ? "final" : `turn:${t}`,
+      chunks: [...calls.map((c) => itemDone(callItem(c))), completed()],
+      answer: `turn:${t}`,
+      issued,
     };
   };
 }
+
+// Codex sends its system prompt as developer messages and its tools as an additional_tools item.
+function sections(body: unknown): BodySections {
+  const b = record(body);
+  const input = list(b.input);
+  const isTools = (i: unknown) => record(i).type === "additional_tools";
+  const isSystem = (i: unknown) =>
+    !isTools(i) &&
+    record(i).type === "message" &&
+    ["developer", "system"].includes(String(record(i).role));
+  return {
+    system: JSON.stringify([b.instructions ?? "", ...input.filter(isSystem)]),
+    messages: JSON.stringify(input.filter((i) => !isTools(i) && !isSystem(i))),
+    tools: JSON.stringify([b.tools ?? [], ...input.filter(isTools)]),
+  };
+}
+
+function findResult(requests: readonly CapturedRequest[], id: string): WireResult | null {
+  for (const request of requests) {
+    for (const item of list(record(request.body).input)) {
+      const r = record(item);
+      if (OUTPUT_TYPES.has(String(r.type)) && r.call_id === id) {
+        const output = record(r.output);
+        // Older versions send `{content, success}` objects instead of a string.
+        const text =
+          typeof r.output === "string" ? r.output : resultText(output.content ?? r.output);
+        return { isError: output.success === false, text };
+      }
+    }
+  }
+  return null;
+}
+
+/** The Responses API as Codex speaks it: `POST /v1/responses`, SSE. */
+export const openaiResponses: WireProtocol = {
+  name: "openai-responses",
+  responder,
+  isAgentRequest: (r) => r.path.split("?")[0] === ROUTE,
+  sections,
+  offeredTools,
+  findResult,
+};

@@ -7,6 +7,16 @@ import { z } from "zod";
 import { isSecretName, redactValue } from "../../core/child-env.js";
 import { errorMessage } from "../../core/error-text.js";
 
+/** A tool call the fake model issued, as data: the id the CLI echoes back, and its turn. */
+export const issuedCallSchema = z.object({
+  id: z.string(),
+  /** The script turn it belongs to (0-based). */
+  turn: z.number().int(),
+  name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+});
+export type IssuedCall = z.infer<typeof issuedCallSchema>;
+
 /** One request as the fake server received it: headers redacted, body parsed when it is JSON. */
 export const capturedRequestSchema = z.object({
   method: z.string(),
@@ -15,17 +25,20 @@ export const capturedRequestSchema = z.object({
   headers: z.record(z.string(), z.string()),
   /** Parsed JSON body, the raw text when it is not JSON, null when empty. */
   body: z.unknown(),
-  /** What the server played back: `reply`, `classifier`, `not-found`, or a scripted fault. */
+  /** What the server played back: `turn:<n>`, `final`, `classifier:…`, `not-found`, a fault… */
   answer: z.string(),
+  /** The tool calls this reply issued (absent when it issued none). */
+  issued: z.array(issuedCallSchema).optional(),
 });
 export type CapturedRequest = z.infer<typeof capturedRequestSchema>;
 
-/** How a protocol answers one request. */
-export type Reply =
-  | { kind: "json"; status: number; body: unknown; answer: string }
-  | { kind: "sse"; chunks: readonly string[]; answer: string }
-  | { kind: "truncate"; chunks: readonly string[]; answer: string }
-  | { kind: "hang"; answer: string };
+/** How a protocol answers one request; `issued` lists the tool calls the reply carries. */
+export type Reply = (
+  | { kind: "json"; status: number; body: unknown }
+  | { kind: "sse"; chunks: readonly string[] }
+  | { kind: "truncate"; chunks: readonly string[] }
+  | { kind: "hang" }
+) & { answer: string; issued?: readonly IssuedCall[] };
 
 /** A protocol: given a request's path and parsed body, the reply to play. */
 export type Responder = (path: string, body: unknown) => Reply;
@@ -115,6 +128,9 @@ export async function startFakeServer(
         headers: redactHeaders(req.headers),
         body,
         answer: reply.answer,
+        ...(reply.issued === undefined || reply.issued.length === 0
+          ? {}
+          : { issued: [...reply.issued] }),
       });
       play(reply, res);
     });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 
+import { claudeCodeDriver } from "../drivers/claude-code.js";
+import { codexDriver } from "../drivers/codex.js";
+import { anthropicMessages } from "../fake/anthropic-messages.js";
+import { openaiResponses } from "../fake/openai-responses.js";
 import type { CapturedRequest } from "../fake/server.js";
 import { markerSightings, observe, toolsOffered } from "./observe.js";
 
@@ -87,30 +91,30 @@ const codexBody = {
 describe("observations from captured requests", () => {
   it("says whether a marker reached Claude Code's system prompt, messages or tool definitions", () => {
     const requests = [claudeFirst];
-    expect(markerSightings("claude-code", requests, "", "SYS-MARK")).toEqual(["system"]);
-    expect(markerSightings("claude-code", requests, "", "MSG-MARK")).toEqual(["messages"]);
-    expect(markerSightings("claude-code", requests, "", "TOOL-MARK")).toEqual(["tools"]);
-    expect(markerSightings("claude-code", requests, "x MSG-MARK", "MSG-MARK")).toEqual([
+    expect(markerSightings(anthropicMessages, requests, "", "SYS-MARK")).toEqual(["system"]);
+    expect(markerSightings(anthropicMessages, requests, "", "MSG-MARK")).toEqual(["messages"]);
+    expect(markerSightings(anthropicMessages, requests, "", "TOOL-MARK")).toEqual(["tools"]);
+    expect(markerSightings(anthropicMessages, requests, "x MSG-MARK", "MSG-MARK")).toEqual([
       "messages",
       "transcript",
     ]);
-    expect(markerSightings("claude-code", requests, "", "ABSENT")).toEqual([]);
+    expect(markerSightings(anthropicMessages, requests, "", "ABSENT")).toEqual([]);
   });
 
   it("treats Codex developer messages as its system prompt and additional_tools as its tools", () => {
     const requests = [req(codexBody, "/v1/responses")];
-    expect(markerSightings("codex", requests, "", "DEV-MARK")).toEqual(["system"]);
-    expect(markerSightings("codex", requests, "", "AGENTS-MARK")).toEqual(["messages"]);
-    expect(markerSightings("codex", requests, "", "exec_command")).toEqual(["tools"]);
+    expect(markerSightings(openaiResponses, requests, "", "DEV-MARK")).toEqual(["system"]);
+    expect(markerSightings(openaiResponses, requests, "", "AGENTS-MARK")).toEqual(["messages"]);
+    expect(markerSightings(openaiResponses, requests, "", "exec_command")).toEqual(["tools"]);
   });
 
   it("lists offered tools across agent requests, leaving out the classifier's", () => {
-    expect(toolsOffered("claude-code", [claudeFirst, classifier, claudeSecond])).toEqual([
+    expect(toolsOffered(anthropicMessages, [claudeFirst, classifier, claudeSecond])).toEqual([
       "Bash",
       "Read",
       "Write",
     ]);
-    expect(toolsOffered("codex", [req(codexBody, "/v1/responses")])).toEqual([
+    expect(toolsOffered(openaiResponses, [req(codexBody, "/v1/responses")])).toEqual([
       "exec",
       "exec.exec_command",
       "wait",
@@ -119,9 +123,14 @@ describe("observations from captured requests", () => {
 
   it("pairs each issued call with the result the CLI sent back and the transcript's decision", () => {
     const facts = observe({
-      cli: "claude-code",
-      requests: [claudeFirst, claudeSecond],
-      issued: [{ id: "toolu_w0_0", name: "Bash", input: { command: "touch /s" } }],
+      driver: claudeCodeDriver,
+      requests: [
+        {
+          ...claudeFirst,
+          issued: [{ id: "toolu_w0_0", turn: 0, name: "Bash", input: { command: "touch /s" } }],
+        },
+        claudeSecond,
+      ],
       markers: [],
       sentinels: [{ name: "S", path: "/nonexistent/witness/S" }],
       transcript: {
@@ -151,9 +160,13 @@ describe("observations from captured requests", () => {
 
   it("reads Codex's custom_tool_call_output for an exec call", () => {
     const facts = observe({
-      cli: "codex",
-      requests: [req(codexBody, "/v1/responses")],
-      issued: [{ id: "call_w0_0", name: "exec", input: { code: "x" } }],
+      driver: codexDriver,
+      requests: [
+        {
+          ...req(codexBody, "/v1/responses"),
+          issued: [{ id: "call_w0_0", turn: 0, name: "exec", input: { code: "x" } }],
+        },
+      ],
       markers: [],
       sentinels: [],
       transcript: {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { classifyOutcome, codexExitCode } from "./tool-outcome.js";
+import { codexExitCode } from "./codex.js";
+import { driverFor } from "./index.js";
 
 const codexOutput = (exit: number, output: string) =>
   `Script completed\nWall time 0.1 seconds\nOutput:\n${JSON.stringify({ exit_code: exit, output })}`;
@@ -51,7 +52,7 @@ describe("tool call outcomes", () => {
     ],
     ["codex", { isError: false, text: "unsupported call: frobnicate" }, null, "no-such-tool"],
   ] as const)("%s result %j with decision %s is %s", (cli, result, decision, expected) => {
-    expect(classifyOutcome(cli, result, decision)).toBe(expected);
+    expect(driverFor(cli).outcome(result, decision)).toBe(expected);
   });
 
   it("reads the exit code out of Codex's exec output", () => {

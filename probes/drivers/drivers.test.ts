@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 
-import { cliArgs, codexProviderFlags, endpointEnv } from "./launch.js";
+import { codexProviderFlags } from "./codex.js";
+import { driverFor } from "./index.js";
+
+const cliArgs = (cli: "claude-code" | "codex", argv: string[], baseUrl: string) =>
+  driverFor(cli).launch({ argv, baseUrl, version: "0.0.0" }).args;
+const endpointEnv = (cli: "claude-code" | "codex", baseUrl: string) =>
+  driverFor(cli).launch({ argv: [], baseUrl, version: "0.0.0" }).env;
 
 const URL = "http://127.0.0.1:4321";
 

@@ -1,0 +1,93 @@
+// The Claude Code driver: Anthropic Messages on the wire, ~/.claude.json trust, session JSONL.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+import { readClaudeSession } from "../../transcripts/claude-session.js";
+import { claudeConfigDir, newestClaudeSession } from "../../transcripts/locate.js";
+import { CLI_CATALOG } from "../contracts/clis.js";
+import { anthropicMessages } from "../fake/anthropic-messages.js";
+import { type CellPaths, noTranscript, type ProbeDriver, type TranscriptFacts } from "./driver.js";
+import { DUMMY_KEY, NO_SUCH_TOOL } from "./shared.js";
+
+const DENIED =
+  /requires approval|needs approval|has been denied|permission to use .* denied|was blocked|not allowed/i;
+
+/** Marks the workspace trusted in the cell's ~/.claude.json (project-scoped grants need it). */
+async function trustWorkspace(cell: CellPaths): Promise<void> {
+  const file = join(cell.home, ".claude.json");
+  let config: Record<string, unknown> = {};
+  try {
+    config = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+  } catch {
+    // absent or not JSON: start from an empty config
+  }
+  const projects = (config.projects ?? {}) as Record<string, Record<string, unknown>>;
+  projects[cell.workspace] = { ...(projects[cell.workspace] ?? {}), hasTrustDialogAccepted: true };
+  await writeFile(file, JSON.stringify({ ...config, projects }, null, 2));
+}
+
+async function readTranscript(env: Readonly<Record<string, string>>): Promise<TranscriptFacts> {
+  const configDir = claudeConfigDir(env);
+  const path = configDir === null ? null : await newestClaudeSession(configDir);
+  if (path === null) return noTranscript();
+  const session = await readClaudeSession(path);
+  const decisions = new Map<string, string>();
+  for (const r of session.toolResults) {
+    if (r.permissionDecision?.decision !== undefined)
+      decisions.set(r.toolUseId, String(r.permissionDecision.decision));
+  }
+  return {
+    path,
+    rawText: session.rawText,
+    permissionMode: session.permissionMode,
+    sandboxPolicy: null,
+    decisions,
+  };
+}
+
+/** Claude Code 2.x, as the probe cell runs it. */
+export const claudeCodeDriver: ProbeDriver = {
+  name: "claude-code",
+  info: CLI_CATALOG["claude-code"],
+  wire: anthropicMessages,
+  naming: (call) =>
+    "shell" in call
+      ? { name: "Bash", input: { command: call.shell, description: "witness probe command" } }
+      : { name: call.tool, input: call.input },
+  launch: ({ argv, baseUrl }) => ({
+    args: [...argv],
+    env: {
+      ANTHROPIC_BASE_URL: baseUrl,
+      ANTHROPIC_API_KEY: DUMMY_KEY,
+      // Without it the CLI resolves the vendor's API host and sends HEAD /api/hello.
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      // witness runs as root in a throwaway cell; bypass modes refuse to start as root without it.
+      IS_SANDBOX: "1",
+    },
+  }),
+  trustWorkspace,
+  readTranscript,
+  outcome(result, decision) {
+    if (result === null) return decision === "reject" ? "denied" : "unknown";
+    if (NO_SUCH_TOOL.test(result.text)) return "no-such-tool";
+    if (decision === "reject" || (result.isError && DENIED.test(result.text))) return "denied";
+    return result.isError ? "error" : "ran";
+  },
+  instructionFiles: [
+    { at: "workspace", path: "CLAUDE.md", when: "project scope" },
+    { at: "workspace", path: ".claude/CLAUDE.md", when: "project scope" },
+    { at: "workspace", path: ".claude/rules/*.md", when: "project scope" },
+    { at: "workspace", path: "CLAUDE.local.md", when: "local scope" },
+    {
+      at: "home",
+      path: ".claude/CLAUDE.md",
+      when: "user scope, or any scope when HOME is an ancestor",
+    },
+    {
+      at: "home",
+      path: ".claude/rules/*.md",
+      when: "user scope, or any scope when HOME is an ancestor",
+    },
+    { at: "parent", path: "CLAUDE.md", when: "project scope: the walk goes up to /" },
+  ],
+};

@@ -1,0 +1,116 @@
+// The Codex driver: OpenAI Responses on the wire, provider flags on the argv, config.toml trust,
+// rollout JSONL.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+import { readCodexRollout } from "../../transcripts/codex-rollout.js";
+import { codexHomeDir, newestCodexRollout } from "../../transcripts/locate.js";
+import { CLI_CATALOG } from "../contracts/clis.js";
+import type { ToolCall } from "../contracts/script.js";
+import { execProgram, openaiResponses } from "../fake/openai-responses.js";
+import type { NamedCall } from "../fake/wire.js";
+import { type CellPaths, noTranscript, type ProbeDriver, type TranscriptFacts } from "./driver.js";
+import { DUMMY_KEY, NO_SUCH_TOOL } from "./shared.js";
+
+// What a command blocked by Codex's sandbox prints: the kernel's refusal, not a policy message.
+const SANDBOX_DENIED =
+  /Read-only file system|Operation not permitted|Permission denied|sandbox denied|rejected by/i;
+
+/** The exit code Codex's exec tool reports inside its JSON output, when it does. */
+export function codexExitCode(text: string): number | null {
+  const match = /"exit_code"\s*:\s*(-?\d+)/.exec(text);
+  return match ? Number(match[1]) : null;
+}
+
+/** Codex `-c` flags that route the model to the fake server and switch off start-up lookups. */
+export function codexProviderFlags(baseUrl: string): string[] {
+  const provider =
+    `model_providers.probe={name="probe",base_url="${baseUrl}/v1",env_key="OPENAI_API_KEY",` +
+    `wire_api="responses",request_max_retries=0,stream_max_retries=0}`;
+  return [
+    ...["-c", 'model_provider="probe"', "-c", provider],
+    ...["--disable", "plugins", "--disable", "apps", "-c", "analytics.enabled=false"],
+  ];
+}
+
+/** The arguments after the binary: the provider flags after `exec` (first when argv has none). */
+export function codexArgs(argv: readonly string[], baseUrl: string): string[] {
+  const flags = codexProviderFlags(baseUrl);
+  // `-c` is global too, so when argv does not start with `exec` the flags go first.
+  if (argv[0] !== "exec") return [...flags, ...argv];
+  return ["exec", ...flags, ...argv.slice(1)];
+}
+
+/**
+ * A scripted call as Codex names it. A shell command goes to the shell tool the request offers:
+ * the `exec` custom tool (JavaScript), else `shell_command` or `shell` functions.
+ */
+function naming(call: ToolCall, offered: readonly string[]): NamedCall {
+  if (!("shell" in call)) {
+    if (call.tool === "exec" && typeof call.input.code === "string")
+      return { name: "exec", input: call.input, freeform: call.input.code };
+    return { name: call.tool, input: call.input };
+  }
+  if (offered.includes("shell_command") && !offered.includes("exec"))
+    return { name: "shell_command", input: { command: call.shell } };
+  if (offered.includes("shell") && !offered.includes("exec"))
+    return { name: "shell", input: { command: ["bash", "-lc", call.shell] } };
+  const code = execProgram(call.shell);
+  return { name: "exec", input: { code }, freeform: code };
+}
+
+/** Marks the workspace trusted in the cell's config.toml (trust loads the workspace's config). */
+async function trustWorkspace(cell: CellPaths): Promise<void> {
+  const file = join(cell.codexHome, "config.toml");
+  let config = "";
+  try {
+    config = await readFile(file, "utf8");
+  } catch {
+    // absent: the trust table is the whole config
+  }
+  // A table appended at the end leaves whatever top-level keys the fixture wrote untouched.
+  const table = `[projects.${JSON.stringify(cell.workspace)}]\ntrust_level = "trusted"\n`;
+  await writeFile(file, `${config}${config === "" || config.endsWith("\n") ? "" : "\n"}\n${table}`);
+}
+
+async function readTranscript(env: Readonly<Record<string, string>>): Promise<TranscriptFacts> {
+  const codexHome = codexHomeDir(env);
+  const path = codexHome === null ? null : await newestCodexRollout(codexHome);
+  if (path === null) return noTranscript();
+  const rollout = await readCodexRollout(path);
+  const turn = rollout.latestTurnContext;
+  return {
+    path,
+    rawText: rollout.rawText,
+    permissionMode: turn?.approvalPolicy ?? null,
+    sandboxPolicy: turn?.sandboxPolicy ?? null,
+    decisions: new Map(),
+  };
+}
+
+/** Codex (codex-cli), as the probe cell runs it. */
+export const codexDriver: ProbeDriver = {
+  name: "codex",
+  info: CLI_CATALOG.codex,
+  wire: openaiResponses,
+  naming,
+  launch: ({ argv, baseUrl }) => ({
+    args: codexArgs(argv, baseUrl),
+    env: { OPENAI_API_KEY: DUMMY_KEY },
+  }),
+  trustWorkspace,
+  readTranscript,
+  outcome(result) {
+    if (result === null) return "unknown";
+    if (NO_SUCH_TOOL.test(result.text)) return "no-such-tool";
+    const exit = codexExitCode(result.text);
+    if (exit === 0) return "ran";
+    if (SANDBOX_DENIED.test(result.text)) return "denied";
+    return exit === null && !result.isError && !/error|failed/i.test(result.text) ? "ran" : "error";
+  },
+  instructionFiles: [
+    { at: "workspace", path: "AGENTS.md", when: "from the repository root down to the cwd" },
+    { at: "workspace", path: "AGENTS.override.md", when: "instead of AGENTS.md in its directory" },
+    { at: "home", path: ".codex/AGENTS.md", when: "always ($CODEX_HOME)" },
+  ],
+};

@@ -1,0 +1,72 @@
+// The contract every CLI's driver fulfils: everything specific to one CLI, asked for by the cell,
+// the runner and the observer, which never branch on a CLI's name.
+import type { CliInfo, ProbeCliName } from "../contracts/clis.js";
+import type { FileRoot } from "../contracts/fixture.js";
+import type { ToolOutcome } from "../contracts/observation.js";
+import type { CallNaming, WireProtocol, WireResult } from "../fake/wire.js";
+
+/** Where a spawn's cell lives, as a driver needs it. */
+export interface CellPaths {
+  root: string;
+  home: string;
+  workspace: string;
+  codexHome: string;
+}
+
+/** What a driver adds to one spawn so the CLI talks to the fake server and stays quiet. */
+export interface DriverLaunch {
+  /** The arguments after the binary. */
+  args: string[];
+  /** Variables on top of the cell's environment (the endpoint, a dummy key, quiet switches). */
+  env: Record<string, string>;
+}
+
+/** What the CLI recorded about its own session, as the observer uses it. */
+export interface TranscriptFacts {
+  path: string | null;
+  rawText: string;
+  permissionMode: string | null;
+  sandboxPolicy: string | null;
+  /** Per tool call id, the CLI's own permission decision, when it records one. */
+  decisions: Map<string, string>;
+}
+
+/** A transcript with nothing in it: the CLI wrote none, or none was found. */
+export function noTranscript(): TranscriptFacts {
+  return {
+    path: null,
+    rawText: "",
+    permissionMode: null,
+    sandboxPolicy: null,
+    decisions: new Map(),
+  };
+}
+
+/** An instruction file the CLI is known to read, a candidate for a marker. */
+export interface InstructionFile {
+  at: FileRoot;
+  path: string;
+  /** When it is read, in a few words. */
+  when: string;
+}
+
+/** One CLI, as the probe cell drives it. */
+export interface ProbeDriver {
+  readonly name: ProbeCliName;
+  /** Package, binary and display name (from the catalog). */
+  readonly info: CliInfo;
+  /** The fake model API the CLI speaks. */
+  readonly wire: WireProtocol;
+  /** How scripted calls are named for this CLI (its shell tool, its own tool names). */
+  readonly naming: CallNaming;
+  /** The argv and environment that point version `version` at the fake server at `baseUrl`. */
+  launch(input: { argv: readonly string[]; baseUrl: string; version: string }): DriverLaunch;
+  /** Marks the cell's workspace trusted in the CLI's own configuration (inside the cell). */
+  trustWorkspace(cell: CellPaths): Promise<void>;
+  /** Finds and reads the session the CLI wrote, where the child's environment points it. */
+  readTranscript(env: Readonly<Record<string, string>>): Promise<TranscriptFacts>;
+  /** How a tool call ended, from the result the CLI sent back and its recorded decision. */
+  outcome(result: WireResult | null, decision: string | null): ToolOutcome;
+  /** Instruction files the CLI is known to read (documentation; fixtures choose their own). */
+  readonly instructionFiles: readonly InstructionFile[];
+}

@@ -1,0 +1,15 @@
+// Every CLI's driver, by name: the only place that maps a CLI name to its code.
+import type { ProbeCliName } from "../contracts/clis.js";
+import { claudeCodeDriver } from "./claude-code.js";
+import { codexDriver } from "./codex.js";
+import type { ProbeDriver } from "./driver.js";
+
+const DRIVERS: Readonly<Record<ProbeCliName, ProbeDriver>> = {
+  "claude-code": claudeCodeDriver,
+  codex: codexDriver,
+};
+
+/** The driver of a CLI witness supports. */
+export function driverFor(name: ProbeCliName): ProbeDriver {
+  return DRIVERS[name];
+}

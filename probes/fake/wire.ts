@@ -1,0 +1,72 @@
+// One fake model API per wire protocol: how it plays a script, and how its requests are read.
+import type { MarkerLocation } from "../contracts/observation.js";
+import type { Script, ToolCall } from "../contracts/script.js";
+import type { CapturedRequest, IssuedCall, Responder } from "./server.js";
+
+export type { IssuedCall } from "./server.js";
+
+/** A scripted call as one CLI names it: its tool, the input, and (Codex) a free-form body. */
+export interface NamedCall {
+  name: string;
+  input: Record<string, unknown>;
+  /** Set for a free-form ("custom") tool: the raw text the tool receives instead of JSON. */
+  freeform?: string;
+}
+
+/**
+ * How a CLI names a scripted call, given the tool names the request offers (a version that offers
+ * another shell tool gets a call to that one). Owned by the CLI's driver.
+ */
+export type CallNaming = (call: ToolCall, offered: readonly string[]) => NamedCall;
+
+/** A tool call's result as the CLI sent it back to the model. */
+export interface WireResult {
+  isError: boolean;
+  text: string;
+}
+
+/** The parts of a request body a marker can be found in, each as JSON text. */
+export type BodySections = Record<Exclude<MarkerLocation, "transcript">, string>;
+
+/** A fake model API. */
+export interface WireProtocol {
+  /** e.g. `anthropic-messages`; recorded beside the requests. */
+  readonly name: string;
+  /** The responder that plays `script` (sentinels already resolved), naming calls with `naming`. */
+  responder(script: Script, naming: CallNaming): Responder;
+  /** True for a request that is an agent turn (not a classifier, a title call or side traffic). */
+  isAgentRequest(request: CapturedRequest): boolean;
+  /** The system prompt, messages and tool definitions of a body. */
+  sections(body: unknown): BodySections;
+  /** The tool names one request body offers, in order. */
+  offeredTools(body: unknown): string[];
+  /** The result the CLI sent back for call `id`, in the first request that carries it. */
+  findResult(requests: readonly CapturedRequest[], id: string): WireResult | null;
+}
+
+/** The calls the fake issued during a spawn, from the captured requests, first issue of each id. */
+export function issuedCalls(requests: readonly CapturedRequest[]): IssuedCall[] {
+  const seen = new Map<string, IssuedCall>();
+  for (const request of requests)
+    for (const call of request.issued ?? []) if (!seen.has(call.id)) seen.set(call.id, call);
+  return [...seen.values()];
+}
+
+/** A value as a plain object (an empty one for anything else). */
+export function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+/** A value as an array (an empty one for anything else). */
+export function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? (value as unknown[]) : [];
+}
+
+/** The text of a tool result's content: a string, or text blocks joined. */
+export function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  return list(content)
+    .map((c) => (typeof c === "string" ? c : record(c).text))
+    .filter((t): t is string => typeof t === "string")
+    .join("\n");
+}
