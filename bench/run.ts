@@ -1,11 +1,13 @@
 // Runs every bench/*.bench.ts (or those named on the command line) and writes docs/benchmarks.md.
 import { existsSync } from "node:fs";
-import { readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 import { format } from "prettier";
+
+import { writeFileAtomic } from "../core/atomic.js";
 
 /** What a bench module exports by default: run, then return its Markdown section (no top heading). */
 export type BenchModule = { default: () => Promise<string> };
@@ -62,6 +64,5 @@ const body = [...sections.entries()]
   .join("\n\n");
 const doc = `# Benchmarks\n\nWritten by \`npm run bench\` (bench/run.ts); each section names the machine it ran on.\n\n${body}\n`;
 // Formatted as `npm run lint` expects, so a bench run never breaks the lint step.
-await writeFile(`${OUT}.tmp`, await format(doc, { parser: "markdown" }));
-await rename(`${OUT}.tmp`, OUT);
+await writeFileAtomic(OUT, await format(doc, { parser: "markdown" }));
 process.stderr.write(`bench: wrote ${OUT}\n`);
