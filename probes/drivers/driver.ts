@@ -50,7 +50,7 @@ export interface InstructionFile {
   when: string;
 }
 
-/** One CLI, as the probe cell drives it. */
+/** One CLI, as the probe cell drives it (function-valued fields, so they may be passed around). */
 export interface ProbeDriver {
   readonly name: ProbeCliName;
   /** Package, binary and display name (from the catalog). */
@@ -60,13 +60,13 @@ export interface ProbeDriver {
   /** How scripted calls are named for this CLI (its shell tool, its own tool names). */
   readonly naming: CallNaming;
   /** The argv and environment that point version `version` at the fake server at `baseUrl`. */
-  launch(input: { argv: readonly string[]; baseUrl: string; version: string }): DriverLaunch;
+  launch: (input: { argv: readonly string[]; baseUrl: string; version: string }) => DriverLaunch;
   /** Marks the cell's workspace trusted in the CLI's own configuration (inside the cell). */
-  trustWorkspace(cell: CellPaths): Promise<void>;
+  trustWorkspace: (cell: CellPaths) => Promise<void>;
   /** Finds and reads the session the CLI wrote, where the child's environment points it. */
-  readTranscript(env: Readonly<Record<string, string>>): Promise<TranscriptFacts>;
+  readTranscript: (env: Readonly<Record<string, string>>) => Promise<TranscriptFacts>;
   /** How a tool call ended, from the result the CLI sent back and its recorded decision. */
-  outcome(result: WireResult | null, decision: string | null): ToolOutcome;
+  outcome: (result: WireResult | null, decision: string | null) => ToolOutcome;
   /** Instruction files the CLI is known to read (documentation; fixtures choose their own). */
   readonly instructionFiles: readonly InstructionFile[];
 }

@@ -33,15 +33,15 @@ export interface WireProtocol {
   /** e.g. `anthropic-messages`; recorded beside the requests. */
   readonly name: string;
   /** The responder that plays `script` (sentinels already resolved), naming calls with `naming`. */
-  responder(script: Script, naming: CallNaming): Responder;
+  responder: (script: Script, naming: CallNaming) => Responder;
   /** True for a request that is an agent turn (not a classifier, a title call or side traffic). */
-  isAgentRequest(request: CapturedRequest): boolean;
+  isAgentRequest: (request: CapturedRequest) => boolean;
   /** The system prompt, messages and tool definitions of a body. */
-  sections(body: unknown): BodySections;
+  sections: (body: unknown) => BodySections;
   /** The tool names one request body offers, in order. */
-  offeredTools(body: unknown): string[];
+  offeredTools: (body: unknown) => string[];
   /** The result the CLI sent back for call `id`, in the first request that carries it. */
-  findResult(requests: readonly CapturedRequest[], id: string): WireResult | null;
+  findResult: (requests: readonly CapturedRequest[], id: string) => WireResult | null;
 }
 
 /** The calls the fake issued during a spawn, from the captured requests, first issue of each id. */
