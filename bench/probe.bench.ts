@@ -32,6 +32,7 @@ const script: ProbeSpec["script"] = {
 const ARGV: Record<ProbeCliName, string[]> = {
   "claude-code": ["-p", "go", "--allowedTools", "Bash"],
   codex: ["exec", "--sandbox", "workspace-write", "go"],
+  gemini: ["-m", "witness-fake-model", "--approval-mode", "yolo", "-p", "go"],
 };
 
 /**
@@ -42,13 +43,19 @@ const ARGV: Record<ProbeCliName, string[]> = {
 async function bareRunners(name: ProbeCliName, bin: string) {
   const baseEnv = buildChildEnv({ parent: process.env });
   const driver = driverFor(name);
-  const cell = await createCell({ fixture, nonce: "bench", trust: driver.trustWorkspace, baseEnv });
+  const cell = await createCell({
+    fixture,
+    nonce: "bench",
+    trust: driver.trustWorkspace,
+    ...(driver.prepareCell === undefined ? {} : { prepare: driver.prepareCell }),
+    baseEnv,
+  });
   const template = join(cell.root, "home-template");
   await cp(cell.home, template, { recursive: true });
   const resolved = resolveSentinelsDeep(script, (name) => cellSentinelPath(cell, name));
   const server = await startFakeServer(driver.wire.responder(resolved, driver.naming));
   const { version } = PINNED[name];
-  const launched = driver.launch({ argv: ARGV[name], baseUrl: server.url, version });
+  const launched = driver.launch({ argv: ARGV[name], baseUrl: server.url, version, cell });
   const env = buildChildEnv({ parent: process.env, set: { ...cell.env, ...launched.env } });
   const args = launched.args;
   const spawn = async (runEnv: Record<string, string>) => {
@@ -99,7 +106,7 @@ export default async function benchProbe(): Promise<string> {
   const netns = (await netnsTools()) !== null;
   const tasks: { name: string; fn: () => Promise<void> }[] = [];
   const closers: (() => Promise<void>)[] = [];
-  const names: ProbeCliName[] = ["claude-code", "codex"];
+  const names: ProbeCliName[] = ["claude-code", "codex", "gemini"];
   // Rounds alternate the cases, so load from other processes hits bare runs and probes alike;
   // each round's ratio compares runs made within seconds of each other.
   const samples = new Map<string, number[]>();

@@ -85,7 +85,13 @@ export async function runProbe(
   const baseEnv = buildChildEnv({ parent: process.env });
   // The cell and the namespace do not depend on each other: build one while the other starts.
   const [made, acquired] = await Promise.allSettled([
-    createCell({ fixture: spec.fixture, nonce, trust: driver.trustWorkspace, baseEnv }),
+    createCell({
+      fixture: spec.fixture,
+      nonce,
+      trust: driver.trustWorkspace,
+      ...(driver.prepareCell === undefined ? {} : { prepare: driver.prepareCell }),
+      baseEnv,
+    }),
     options.noNetns ? null : netnsTools().then((tools) => (tools ? acquireSlot(tools) : null)),
   ]);
   if (made.status === "rejected" || acquired.status === "rejected") {
@@ -105,7 +111,7 @@ export async function runProbe(
     const planned =
       "node" in spec.launch ? await renderNodeLaunch(spec.launch, spec.cli.name, cell) : null;
     const argv = planned ? planned.args : "argv" in spec.launch ? spec.launch.argv : [];
-    const launched = driver.launch({ argv, baseUrl, version: cli.version });
+    const launched = driver.launch({ argv, baseUrl, version: cli.version, cell });
     const args = launched.args;
     const env = buildChildEnv({
       parent: process.env,

@@ -40,6 +40,8 @@ export interface CellOptions {
   nonce: string;
   /** Marks the workspace trusted in the CLI's own config (the driver's), when the fixture asks. */
   trust: (cell: CellPaths) => Promise<void>;
+  /** Plants the CLI's own settings in the cell's HOME (the driver's), after the fixture's files. */
+  prepare?: (cell: CellPaths) => Promise<void>;
   /** Parent environment for git (PATH, locale); the allow-list is applied by the caller. */
   baseEnv: Record<string, string>;
 }
@@ -75,7 +77,7 @@ export async function createCell(options: CellOptions): Promise<Cell> {
 
 async function populate(
   root: string,
-  { fixture, nonce, trust, baseEnv }: CellOptions,
+  { fixture, nonce, trust, prepare, baseEnv }: CellOptions,
 ): Promise<Cell> {
   const home = join(root, "home");
   const tmp = join(root, "tmp");
@@ -140,7 +142,9 @@ async function populate(
   if (Object.values(sentinelsIn).includes("workspace")) await makeWorkspaceSentinelDir(ws, gitEnv);
   await plant("grandparent");
   await plant("home");
-  if (fixture.trust) await trust({ root, home, workspace: ws, codexHome });
+  const paths = { root, home, workspace: ws, codexHome };
+  await prepare?.(paths);
+  if (fixture.trust) await trust(paths);
 
   return {
     root,

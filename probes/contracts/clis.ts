@@ -21,6 +21,12 @@ export const CLI_CATALOG = {
     aliases: ["claude", "@anthropic-ai/claude-code"],
   },
   codex: { display: "Codex", pkg: "@openai/codex", bin: "codex", aliases: ["@openai/codex"] },
+  gemini: {
+    display: "Gemini CLI",
+    pkg: "@google/gemini-cli",
+    bin: "gemini",
+    aliases: ["gemini-cli", "@google/gemini-cli"],
+  },
 } as const satisfies Record<string, CliInfo>;
 
 /** A CLI witness can probe. */

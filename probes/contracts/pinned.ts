@@ -4,4 +4,5 @@ import type { CliRef } from "./probe-spec.js";
 export const PINNED: Readonly<Record<CliRef["name"], CliRef>> = {
   "claude-code": { name: "claude-code", version: "2.1.332" },
   codex: { name: "codex", version: "0.171.0" },
+  gemini: { name: "gemini", version: "0.61.0" },
 };

@@ -59,10 +59,23 @@ export interface ProbeDriver {
   readonly wire: WireProtocol;
   /** How scripted calls are named for this CLI (its shell tool, its own tool names). */
   readonly naming: CallNaming;
-  /** The argv and environment that point version `version` at the fake server at `baseUrl`. */
-  launch: (input: { argv: readonly string[]; baseUrl: string; version: string }) => DriverLaunch;
+  /**
+   * The argv and environment that point version `version` at the fake server at `baseUrl`
+   * (`cell` is absent only where no cell exists, e.g. a unit test of the argv).
+   */
+  launch: (input: {
+    argv: readonly string[];
+    baseUrl: string;
+    version: string;
+    cell?: CellPaths;
+  }) => DriverLaunch;
   /** Marks the cell's workspace trusted in the CLI's own configuration (inside the cell). */
   trustWorkspace: (cell: CellPaths) => Promise<void>;
+  /**
+   * Plants what the CLI needs in the cell's HOME to run headless against the fake (its settings
+   * file, merged under whatever the fixture planted there), before trust is set. Optional.
+   */
+  prepareCell?: (cell: CellPaths) => Promise<void>;
   /** Finds and reads the session the CLI wrote, where the child's environment points it. */
   readTranscript: (env: Readonly<Record<string, string>>) => Promise<TranscriptFacts>;
   /** How a tool call ended, from the result the CLI sent back and its recorded decision. */

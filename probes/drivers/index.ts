@@ -3,10 +3,12 @@ import type { ProbeCliName } from "../contracts/clis.js";
 import { claudeCodeDriver } from "./claude-code.js";
 import { codexDriver } from "./codex.js";
 import type { ProbeDriver } from "./driver.js";
+import { geminiDriver } from "./gemini.js";
 
 const DRIVERS: Readonly<Record<ProbeCliName, ProbeDriver>> = {
   "claude-code": claudeCodeDriver,
   codex: codexDriver,
+  gemini: geminiDriver,
 };
 
 /** The driver of a CLI witness supports. */

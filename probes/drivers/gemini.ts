@@ -1,0 +1,92 @@
+// The Gemini CLI driver: the Gemini API on the wire, ~/.gemini/settings.json and
+// trustedFolders.json in the cell's HOME, chat JSONL under ~/.gemini/tmp.
+import { join } from "node:path";
+
+import { geminiHomeDir, newestGeminiChat, readGeminiChat } from "../../transcripts/gemini-chat.js";
+import { CLI_CATALOG } from "../contracts/clis.js";
+import { geminiApi } from "../fake/gemini.js";
+import { type CellPaths, noTranscript, type ProbeDriver, type TranscriptFacts } from "./driver.js";
+import { DUMMY_KEY, NO_SUCH_TOOL, plantJsonSettings } from "./shared.js";
+
+/** API-key auth (the fake ignores the key), and every background switch off. */
+export const GEMINI_SETTINGS = {
+  security: { auth: { selectedType: "gemini-api-key" } },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+} as const;
+
+// The CLI's own refusals: its policy engine, its workspace boundary, plan mode's plans directory.
+const DENIED = /denied by policy|Path not in workspace|Access denied|requires (user )?approval/i;
+
+/** A shell command's exit code as Gemini CLI's shell tool reports it, or null. */
+export function geminiExitCode(text: string): number | null {
+  const match = /^Exit Code: (-?\d+)$/m.exec(text);
+  return match ? Number(match[1]) : null;
+}
+
+async function prepareCell(cell: CellPaths): Promise<void> {
+  await plantJsonSettings(join(cell.home, ".gemini", "settings.json"), GEMINI_SETTINGS);
+}
+
+// Trust by the CLI's own file rather than GEMINI_CLI_TRUST_WORKSPACE, so an untrusted fixture
+// stays untrusted (headless Gemini CLI 0.61.0 then refuses to start, exit 55).
+async function trustWorkspace(cell: CellPaths): Promise<void> {
+  const file = join(cell.home, ".gemini", "trustedFolders.json");
+  await plantJsonSettings(file, { [cell.workspace]: "TRUST_FOLDER" });
+}
+
+async function readTranscript(env: Readonly<Record<string, string>>): Promise<TranscriptFacts> {
+  const home = geminiHomeDir(env);
+  const path = home === null ? null : await newestGeminiChat(home);
+  if (path === null) return noTranscript();
+  const chat = await readGeminiChat(path);
+  // Gemini CLI records no approval mode and no per-call decision, only each call's status.
+  return { ...noTranscript(), path, rawText: chat.rawText };
+}
+
+/** Gemini CLI (`@google/gemini-cli`), as the probe cell runs it. */
+export const geminiDriver: ProbeDriver = {
+  name: "gemini",
+  info: CLI_CATALOG.gemini,
+  wire: geminiApi,
+  naming: (call) =>
+    "shell" in call
+      ? {
+          name: "run_shell_command",
+          input: { command: call.shell, description: "witness probe command" },
+        }
+      : { name: call.tool, input: call.input },
+  launch: ({ argv, baseUrl, cell }) => ({
+    args: [...argv],
+    env: {
+      GEMINI_API_KEY: DUMMY_KEY,
+      GOOGLE_GEMINI_BASE_URL: baseUrl,
+      // The machine's /etc/gemini-cli/settings.json would otherwise apply to every spawn.
+      ...(cell === undefined
+        ? {}
+        : { GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(cell.root, "gemini-system-settings.json") }),
+    },
+  }),
+  prepareCell,
+  trustWorkspace,
+  readTranscript,
+  outcome(result) {
+    if (result === null) return "unknown";
+    if (NO_SUCH_TOOL.test(result.text)) return "no-such-tool";
+    if (result.isError) return DENIED.test(result.text) ? "denied" : "error";
+    // A command that exits non-zero is a successful call whose exit code is in the output.
+    const exit = geminiExitCode(result.text);
+    return exit === null || exit === 0 ? "ran" : "error";
+  },
+  instructionFiles: [
+    { at: "workspace", path: "GEMINI.md", when: "trusted folder: from the cwd up to the git root" },
+    { at: "workspace", path: "AGENTS.md", when: "only when context.fileName names it" },
+    { at: "home", path: ".gemini/GEMINI.md", when: "always (into systemInstruction)" },
+    {
+      at: "home",
+      path: ".gemini/tmp/ws/memory/MEMORY.md",
+      when: "the user's project memory, for a project named ws",
+    },
+  ],
+};
