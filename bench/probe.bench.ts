@@ -13,6 +13,7 @@ import { fixtureSchema } from "../probes/contracts/fixture.js";
 import { PINNED } from "../probes/contracts/pinned.js";
 import type { ProbeCliName, ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { driverFor } from "../probes/drivers/index.js";
+import { driverResponder } from "../probes/drivers/responder.js";
 import { startFakeServer } from "../probes/fake/server.js";
 import { netnsTools, releaseWarmSlot } from "../probes/isolation/netns.js";
 import { runProbe } from "../probes/run-probe.js";
@@ -53,8 +54,8 @@ async function bareRunners(name: ProbeCliName, bin: string) {
   const template = join(cell.root, "home-template");
   await cp(cell.home, template, { recursive: true });
   const resolved = resolveSentinelsDeep(script, (name) => cellSentinelPath(cell, name));
-  const server = await startFakeServer(driver.wire.responder(resolved, driver.naming));
   const { version } = PINNED[name];
+  const server = await startFakeServer(driverResponder(driver, resolved, version));
   const launched = driver.launch({ argv: ARGV[name], baseUrl: server.url, version, cell });
   const env = buildChildEnv({ parent: process.env, set: { ...cell.env, ...launched.env } });
   const args = launched.args;

@@ -18,13 +18,12 @@ const ok: ExecResult = {
   timedOut: false,
   spawnError: null,
 };
-const request = (answer: string, path = "/v1/messages"): CapturedRequest => ({
-  method: "POST",
-  path,
-  headers: {},
-  body: null,
-  answer,
-});
+const request = (
+  answer: string,
+  path = "/v1/messages",
+  method = "POST",
+  body: unknown = null,
+): CapturedRequest => ({ method, path, headers: {}, body, answer });
 const plain = scriptSchema.parse({});
 const hanging = scriptSchema.parse({ turns: [{ fault: { hang: true } }] });
 
@@ -36,7 +35,13 @@ describe("spawn faults", () => {
   it("reports a CLI that never started and a spawn that sent no request", () => {
     expect(spawnFaults(plain, { ...ok, exitCode: null, spawnError: "ENOENT" }, [])).toEqual([
       "cli-not-started: ENOENT",
-      "no-request: no request reached the fake server",
+      "no-request: no model request reached the fake server",
+    ]);
+  });
+
+  it("counts a spawn that sent only side traffic as one that never asked the model", () => {
+    expect(spawnFaults(plain, ok, [request("side", "/api/hello", "HEAD")])).toEqual([
+      "no-request: no model request reached the fake server (only side traffic: HEAD /api/hello)",
     ]);
   });
 
@@ -48,9 +53,23 @@ describe("spawn faults", () => {
     expect(spawnFaults(hanging, timedOut, [request("fault:hang")])).toEqual([]);
   });
 
-  it("reports requests to paths the fake model does not serve", () => {
-    expect(spawnFaults(plain, ok, [request("final"), request("not-found", "/api/hello")])).toEqual([
-      "unexpected-request: POST /api/hello",
+  it("does not count side traffic as a fault, answered or not", () => {
+    const side = [request("side", "/api/hello", "HEAD"), request("not-found", "/health", "GET")];
+    expect(spawnFaults(plain, ok, [...side, request("final")])).toEqual([]);
+  });
+
+  it("reports a model call on a route the fake does not serve, naming it", () => {
+    const chat = request("not-found", "/v1/chat/completions", "POST", { model: "m", messages: [] });
+    expect(spawnFaults(plain, ok, [request("final"), chat])).toEqual([
+      "unserved-model-request: POST /v1/chat/completions (the fake serves no such route)",
+    ]);
+  });
+
+  it("reports a refused flag in the CLI's words instead of a missing request", () => {
+    const failed = { ...ok, exitCode: 1 };
+    const rejected = { flag: "--tools", message: "error: unknown option '--tools'" };
+    expect(spawnFaults(plain, failed, [], { cli: "claude-code 1.0.128", rejected })).toEqual([
+      "claude-code 1.0.128 rejected `--tools`: error: unknown option '--tools'",
     ]);
   });
 });

@@ -18,9 +18,12 @@ import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
 import { type Observation, observationSchema } from "./contracts/observation.js";
 import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
 import { type Script, sentinelNames } from "./contracts/script.js";
+import type { RejectedArgv } from "./drivers/driver.js";
 import { driverFor } from "./drivers/index.js";
 import { renderNodeLaunch } from "./drivers/node-launch.js";
+import { driverResponder } from "./drivers/responder.js";
 import { type CapturedRequest, type FakeServer, startFakeServer } from "./fake/server.js";
+import { isSideRequest, NOT_FOUND_ANSWER, sideRequestSummary } from "./fake/side-routes.js";
 import { acquireSlot, type NetnsSlot, netnsTools } from "./isolation/netns.js";
 import { observe } from "./observe/observe.js";
 import { ensureCli } from "./vendor-cache.js";
@@ -45,22 +48,41 @@ function hasFault(script: Script, kind: "hang"): boolean {
   return script.turns.some((t) => "fault" in t && kind in t.fault);
 }
 
-/** Infrastructure problems in a finished spawn, each a short line (empty: the spawn is evidence). */
+/**
+ * Infrastructure problems in a finished spawn, each a short line naming what went wrong (empty:
+ * the spawn is evidence). Side traffic is not one; a model call the fake could not serve is, and
+ * so is a flag the CLI refused (`rejected`, the driver's reading of its stderr).
+ */
 export function spawnFaults(
   script: Script,
   result: ExecResult,
   requests: readonly CapturedRequest[],
+  context: { cli?: string; rejected?: RejectedArgv | null } = {},
 ): string[] {
   const faults: string[] = [];
+  const model = requests.filter((r) => !isSideRequest(r));
   if (result.spawnError !== null) faults.push(`cli-not-started: ${result.spawnError}`);
-  if (requests.length === 0) faults.push("no-request: no request reached the fake server");
+  if (context.rejected != null) {
+    const { flag, message } = context.rejected;
+    faults.push(`${context.cli ?? "the CLI"} rejected \`${flag}\`: ${message}`);
+  } else if (model.length === 0) {
+    const side = requests.length === 0 ? "" : ` (only side traffic: ${sideList(requests)})`;
+    faults.push(`no-request: no model request reached the fake server${side}`);
+  }
   if (result.timedOut && !hasFault(script, "hang"))
     faults.push("timeout: the CLI did not finish in time");
-  for (const r of requests) {
-    if (r.answer === "not-found") faults.push(`unexpected-request: ${r.method} ${r.path}`);
+  for (const r of model) {
+    if (r.answer === NOT_FOUND_ANSWER)
+      faults.push(`unserved-model-request: ${r.method} ${r.path} (the fake serves no such route)`);
     if (r.answer === "responder-error") faults.push(`fake-server-error: ${r.method} ${r.path}`);
   }
   return faults;
+}
+
+function sideList(requests: readonly CapturedRequest[]): string {
+  return sideRequestSummary(requests)
+    .map((s) => `${s.method} ${s.path}`)
+    .join(", ");
 }
 
 /** Runs the real CLI once in a fresh cell against the scripted fake model and returns what it observed. */
@@ -88,7 +110,7 @@ export async function runProbe(
     createCell({
       fixture: spec.fixture,
       nonce,
-      trust: driver.trustWorkspace,
+      trust: (paths) => driver.trustWorkspace(paths, cli.version),
       ...(driver.prepareCell === undefined ? {} : { prepare: driver.prepareCell }),
       baseEnv,
     }),
@@ -104,7 +126,7 @@ export async function runProbe(
   let server: FakeServer | null = null;
   try {
     const script = resolveSentinelsDeep(spec.script, (name) => cellSentinelPath(cell, name));
-    const responder = driver.wire.responder(script, driver.naming);
+    const responder = driverResponder(driver, script, cli.version);
     server = await startFakeServer(responder, slot ? { socketPath: slot.socketPath } : {});
     const baseUrl = slot ? `http://127.0.0.1:${slot.port}` : server.url;
 
@@ -134,6 +156,11 @@ export async function runProbe(
     if (options.keep)
       await writeFile(join(cell.root, "requests.json"), JSON.stringify(requests, null, 2));
     const transcript = await driver.readTranscript(env);
+    // A refusal of the argv is read only when the CLI stopped before asking the model anything.
+    const rejected =
+      result.exitCode !== 0 && !requests.some((r) => !isSideRequest(r))
+        ? (driver.rejectedArgv?.(result.stderr) ?? null)
+        : null;
     return observationSchema.parse({
       cli: { name: spec.cli.name, version: cli.version },
       argv: [cli.bin, ...args],
@@ -151,7 +178,11 @@ export async function runProbe(
         sentinels: cellSentinels(cell, sentinelNames(spec.script)),
         transcript,
       }),
-      faults: spawnFaults(spec.script, result, requests),
+      rejectedArgv: rejected,
+      faults: spawnFaults(spec.script, result, requests, {
+        cli: `${spec.cli.name} ${cli.version}`,
+        rejected,
+      }),
       stdoutTail: tail(result.stdout),
       stderrTail: tail(result.stderr),
     });
@@ -185,6 +216,9 @@ function missingCli(spec: ProbeSpec, error: unknown, durationMs: number): Observ
     toolCalls: [],
     permissionMode: null,
     sandboxPolicy: null,
+    sideRequests: [],
+    helperCalls: [],
+    rejectedArgv: null,
     faults: [`cli-missing: ${message}`],
     stdoutTail: "",
     stderrTail: "",

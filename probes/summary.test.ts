@@ -14,6 +14,9 @@ const base: Observation = {
   timedOut: false,
   durationMs: 512.4,
   requestCount: 2,
+  sideRequests: [],
+  helperCalls: [],
+  rejectedArgv: null,
   markers: [
     {
       name: "WS",

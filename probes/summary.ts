@@ -29,6 +29,10 @@ export function summarizeObservation(o: Observation): string {
     lines.push(`  ${c.name} ${c.id}  ${c.outcome}${decision}  ${text}`);
   }
   lines.push(`tools offered (${o.toolsOffered.length}): ${o.toolsOffered.join(", ") || "-"}`);
+  const side = o.sideRequests.map((s) => `${s.method} ${s.path} ${s.status} ×${s.count}`);
+  if (side.length > 0) lines.push(`side requests: ${side.join(", ")}`);
+  const helpers = o.helperCalls.map((h) => `${h.kind} ×${h.count}`);
+  if (helpers.length > 0) lines.push(`helper calls (answered with text): ${helpers.join(", ")}`);
   if (o.faults.length > 0) lines.push("faults:", ...o.faults.map((f) => `  ${f}`));
   return lines.join("\n");
 }

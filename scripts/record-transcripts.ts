@@ -13,6 +13,7 @@ import { gitOut } from "../core/git.js";
 import { type CliRef, parseCliRef } from "../probes/contracts/probe-spec.js";
 import { type Script, scriptSchema } from "../probes/contracts/script.js";
 import { driverFor } from "../probes/drivers/index.js";
+import { driverResponder } from "../probes/drivers/responder.js";
 import { startFakeServer } from "../probes/fake/server.js";
 import { ensureCli, parseReportedVersion } from "../probes/vendor-cache.js";
 
@@ -124,7 +125,8 @@ async function record(ref: CliRef, scenario: Scenario, given: string | undefined
   const codexHome = join(home, ".codex");
   const script = scenario.script(ws);
   const driver = driverFor(scenario.cli);
-  const server = await startFakeServer(driver.wire.responder(script, driver.naming));
+  // Side routes and helper calls as a probe answers them, so older versions run too.
+  const server = await startFakeServer(driverResponder(driver, script, version));
   try {
     for (const dir of [home, ws, codexHome, join(root, "tmp")])
       await mkdir(dir, { recursive: true });

@@ -50,6 +50,21 @@ export const observationSchema = z.object({
   permissionMode: z.string().nullable(),
   /** Codex: turn_context.sandbox_policy.type. */
   sandboxPolicy: z.string().nullable(),
+  /** Requests besides the model calls (preconnects …), by method and path, with the status answered. */
+  sideRequests: z
+    .array(
+      z.object({
+        method: z.string(),
+        path: z.string(),
+        status: z.number().int(),
+        count: z.number().int(),
+      }),
+    )
+    .default([]),
+  /** The CLI's own calls on the model route (warm-ups, prefix checks …), answered with text. */
+  helperCalls: z.array(z.object({ kind: z.string(), count: z.number().int() })).default([]),
+  /** The argument the CLI refused before doing anything, in its own words (null when none). */
+  rejectedArgv: z.object({ flag: z.string(), message: z.string() }).nullable().default(null),
   /** Infrastructure problems that make this spawn unfit as evidence (empty when none). */
   faults: z.array(z.string()),
   stdoutTail: z.string(),

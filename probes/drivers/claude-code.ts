@@ -2,18 +2,58 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
+import { compareVersions } from "../../core/version-order.js";
 import { readClaudeSession } from "../../transcripts/claude-session.js";
 import { claudeConfigDir, newestClaudeSession } from "../../transcripts/locate.js";
 import { CLI_CATALOG } from "../contracts/clis.js";
 import { anthropicMessages } from "../fake/anthropic-messages.js";
-import { type CellPaths, noTranscript, type ProbeDriver, type TranscriptFacts } from "./driver.js";
+import type { SideRoute } from "../fake/side-routes.js";
+import { claudeCodeHelper } from "./claude-code-helpers.js";
+import {
+  type CellPaths,
+  noTranscript,
+  type ProbeDriver,
+  type RejectedArgv,
+  type TranscriptFacts,
+} from "./driver.js";
 import { DUMMY_KEY, NO_SUCH_TOOL } from "./shared.js";
 
+// Every wording of a refusal seen from 0.2.126 to 2.1.332: the ask ("requires/needs approval",
+// "haven't granted it yet"), the path check ("was blocked"), plan mode, and both classifiers.
 const DENIED =
-  /requires approval|needs approval|has been denied|permission to use .* denied|was blocked|not allowed/i;
+  /requires approval|needs approval|has been denied|was denied|permission to use .* denied|was blocked|not allowed|haven't granted it yet|while in plan mode/i;
+
+// Versions before this one iterate `allowedTools` of the project entry and crash without it.
+const LEGACY_TRUST_UNTIL = "2.0.30";
+
+// The preconnect: one fire-and-forget HEAD to the base URL per spawn, whatever it is answered.
+const PRECONNECT: readonly SideRoute[] = [
+  { method: "HEAD", path: "/", status: 200, why: "preconnect, seen in 2.1.85 to 2.1.200" },
+  {
+    method: "HEAD",
+    path: "/api/hello",
+    status: 200,
+    why: "preconnect, seen in 2.1.220 to 2.1.286",
+  },
+];
+
+/** The flag Claude Code refused (its argument parser's words), or null. */
+export function claudeRejectedArgv(stderr: string): RejectedArgv | null {
+  for (const raw of stderr.split("\n")) {
+    const line = raw.trim();
+    const unknown = /^error: unknown option '([^']+)'/.exec(line);
+    if (unknown?.[1] !== undefined) return { flag: unknown[1], message: line };
+    const invalid = /^error: option '(--[\w-]+)[^']*' argument '([^']*)' is invalid/.exec(line);
+    if (invalid?.[1] !== undefined)
+      return { flag: `${invalid[1]} ${invalid[2] ?? ""}`, message: line };
+    const refused = /^(--[\w-]+) cannot be used with/.exec(line);
+    if (refused?.[1] !== undefined) return { flag: refused[1], message: line };
+  }
+  return null;
+}
 
 /** Marks the workspace trusted in the cell's ~/.claude.json (project-scoped grants need it). */
-async function trustWorkspace(cell: CellPaths): Promise<void> {
+async function trustWorkspace(cell: CellPaths, version?: string): Promise<void> {
   const file = join(cell.home, ".claude.json");
   let config: Record<string, unknown> = {};
   try {
@@ -22,7 +62,13 @@ async function trustWorkspace(cell: CellPaths): Promise<void> {
     // absent or not JSON: start from an empty config
   }
   const projects = (config.projects ?? {}) as Record<string, Record<string, unknown>>;
-  projects[cell.workspace] = { ...(projects[cell.workspace] ?? {}), hasTrustDialogAccepted: true };
+  const old = version !== undefined && compareVersions(version, LEGACY_TRUST_UNTIL) < 0;
+  const legacy = old ? { allowedTools: [] } : {};
+  projects[cell.workspace] = {
+    ...legacy,
+    ...(projects[cell.workspace] ?? {}),
+    hasTrustDialogAccepted: true,
+  };
   await writeFile(file, JSON.stringify({ ...config, projects }, null, 2));
 }
 
@@ -45,7 +91,7 @@ async function readTranscript(env: Readonly<Record<string, string>>): Promise<Tr
   };
 }
 
-/** Claude Code 2.x, as the probe cell runs it. */
+/** Claude Code (0.2.126 to 2.1.332 run), as the probe cell runs it. */
 export const claudeCodeDriver: ProbeDriver = {
   name: "claude-code",
   info: CLI_CATALOG["claude-code"],
@@ -59,13 +105,16 @@ export const claudeCodeDriver: ProbeDriver = {
     env: {
       ANTHROPIC_BASE_URL: baseUrl,
       ANTHROPIC_API_KEY: DUMMY_KEY,
-      // Without it the CLI resolves the vendor's API host and sends HEAD /api/hello.
+      // Stops background traffic; 2.1.85 to 2.1.286 still preconnect to the base URL (side routes).
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       // witness runs as root in a throwaway cell; bypass modes refuse to start as root without it.
       IS_SANDBOX: "1",
     },
   }),
   trustWorkspace,
+  sideRoutes: () => PRECONNECT,
+  helperCall: claudeCodeHelper,
+  rejectedArgv: claudeRejectedArgv,
   readTranscript,
   outcome(result, decision) {
     if (result === null) return decision === "reject" ? "denied" : "unknown";

@@ -3,39 +3,89 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
+import { inRange } from "../../core/version-order.js";
 import { readCodexRollout } from "../../transcripts/codex-rollout.js";
 import { codexHomeDir, newestCodexRollout } from "../../transcripts/locate.js";
 import { CLI_CATALOG } from "../contracts/clis.js";
+import { PINNED } from "../contracts/pinned.js";
 import type { ToolCall } from "../contracts/script.js";
 import { execProgram, openaiResponses } from "../fake/openai-responses.js";
 import type { NamedCall } from "../fake/wire.js";
-import { type CellPaths, noTranscript, type ProbeDriver, type TranscriptFacts } from "./driver.js";
+import {
+  type CellPaths,
+  noTranscript,
+  type ProbeDriver,
+  type RejectedArgv,
+  type TranscriptFacts,
+} from "./driver.js";
 import { DUMMY_KEY, NO_SUCH_TOOL } from "./shared.js";
 
 // What a command blocked by Codex's sandbox prints: the kernel's refusal, not a policy message.
 const SANDBOX_DENIED =
   /Read-only file system|Operation not permitted|Permission denied|sandbox denied|rejected by/i;
 
-/** The exit code Codex's exec tool reports inside its JSON output, when it does. */
+// Where each shell tool reports the exit code: the exec tool's JSON (0.144+), the unified exec
+// text "Process exited with code N" (0.96–0.143), the shell tools' "Exit code: N" (up to 0.95).
+const EXIT_CODE = [
+  /"exit_code"\s*:\s*(-?\d+)/,
+  /^Process exited with code (-?\d+)$/m,
+  /^Exit code: (-?\d+)$/m,
+];
+
+/** The exit code a Codex shell tool reported in its output, when it did. */
 export function codexExitCode(text: string): number | null {
-  const match = /"exit_code"\s*:\s*(-?\d+)/.exec(text);
-  return match ? Number(match[1]) : null;
+  for (const pattern of EXIT_CODE) {
+    const match = pattern.exec(text);
+    if (match) return Number(match[1]);
+  }
+  return null;
 }
 
-/** Codex `-c` flags that route the model to the fake server and switch off start-up lookups. */
-export function codexProviderFlags(baseUrl: string): string[] {
+// Start-up features that reach the network unless switched off, and the first version whose
+// `codex features list` has each (an unknown feature name makes `--disable` exit 1 at once).
+const QUIET_FEATURES: readonly { feature: string; from: string; until?: string }[] = [
+  // On by default only in 0.92–0.98 (api.openai.com lookups, about 15 s); removed later.
+  { feature: "remote_models", from: "0.92.0", until: "0.105.0" },
+  { feature: "plugins", from: "0.110.0" },
+  { feature: "apps", from: "0.95.0" },
+];
+
+/** Codex flags that route the model to the fake server and switch off start-up lookups. */
+export function codexProviderFlags(baseUrl: string, version: string = PINNED.codex.version) {
   const provider =
     `model_providers.probe={name="probe",base_url="${baseUrl}/v1",env_key="OPENAI_API_KEY",` +
     `wire_api="responses",request_max_retries=0,stream_max_retries=0}`;
+  const disable = QUIET_FEATURES.filter((f) => inRange(version, f.from, f.until)).flatMap((f) => [
+    "--disable",
+    f.feature,
+  ]);
+  // Versions without analytics ignore the unknown key.
   return [
     ...["-c", 'model_provider="probe"', "-c", provider],
-    ...["--disable", "plugins", "--disable", "apps", "-c", "analytics.enabled=false"],
+    ...disable,
+    ...["-c", "analytics.enabled=false"],
   ];
 }
 
+/** The flag Codex's argument parser refused, or an unknown feature name, or null. */
+export function codexRejectedArgv(stderr: string): RejectedArgv | null {
+  for (const raw of stderr.split("\n")) {
+    const line = raw.trim();
+    const clap = /^error: unexpected argument '([^']+)' found/.exec(line);
+    if (clap?.[1] !== undefined) return { flag: clap[1], message: line };
+    const feature = /^Error: Unknown feature flag: (\S+)/.exec(line);
+    if (feature?.[1] !== undefined) return { flag: `--disable ${feature[1]}`, message: line };
+  }
+  return null;
+}
+
 /** The arguments after the binary: the provider flags after `exec` (first when argv has none). */
-export function codexArgs(argv: readonly string[], baseUrl: string): string[] {
-  const flags = codexProviderFlags(baseUrl);
+export function codexArgs(
+  argv: readonly string[],
+  baseUrl: string,
+  version: string = PINNED.codex.version,
+): string[] {
+  const flags = codexProviderFlags(baseUrl, version);
   // `-c` is global too, so when argv does not start with `exec` the flags go first.
   if (argv[0] !== "exec") return [...flags, ...argv];
   return ["exec", ...flags, ...argv.slice(1)];
@@ -43,7 +93,8 @@ export function codexArgs(argv: readonly string[], baseUrl: string): string[] {
 
 /**
  * A scripted call as Codex names it. A shell command goes to the shell tool the request offers:
- * the `exec` custom tool (JavaScript), else `shell_command` or `shell` functions.
+ * the `exec` custom tool (JavaScript, 0.144+), else the `exec_command` (0.96–0.143),
+ * `shell_command` (0.59–0.95) or `shell` (0.58) functions.
  */
 function naming(call: ToolCall, offered: readonly string[]): NamedCall {
   if (!("shell" in call)) {
@@ -51,9 +102,14 @@ function naming(call: ToolCall, offered: readonly string[]): NamedCall {
       return { name: "exec", input: call.input, freeform: call.input.code };
     return { name: call.tool, input: call.input };
   }
-  if (offered.includes("shell_command") && !offered.includes("exec"))
+  if (offered.includes("exec")) {
+    const code = execProgram(call.shell);
+    return { name: "exec", input: { code }, freeform: code };
+  }
+  if (offered.includes("exec_command")) return { name: "exec_command", input: { cmd: call.shell } };
+  if (offered.includes("shell_command"))
     return { name: "shell_command", input: { command: call.shell } };
-  if (offered.includes("shell") && !offered.includes("exec"))
+  if (offered.includes("shell"))
     return { name: "shell", input: { command: ["bash", "-lc", call.shell] } };
   const code = execProgram(call.shell);
   return { name: "exec", input: { code }, freeform: code };
@@ -94,11 +150,12 @@ export const codexDriver: ProbeDriver = {
   info: CLI_CATALOG.codex,
   wire: openaiResponses,
   naming,
-  launch: ({ argv, baseUrl }) => ({
-    args: codexArgs(argv, baseUrl),
+  launch: ({ argv, baseUrl, version }) => ({
+    args: codexArgs(argv, baseUrl, version),
     env: { OPENAI_API_KEY: DUMMY_KEY },
   }),
   trustWorkspace,
+  rejectedArgv: codexRejectedArgv,
   readTranscript,
   outcome(result) {
     if (result === null) return "unknown";

@@ -3,7 +3,8 @@
 import type { CliInfo, ProbeCliName } from "../contracts/clis.js";
 import type { FileRoot } from "../contracts/fixture.js";
 import type { ToolOutcome } from "../contracts/observation.js";
-import type { CallNaming, WireProtocol, WireResult } from "../fake/wire.js";
+import type { SideRoute } from "../fake/side-routes.js";
+import type { CallNaming, HelperRecognizer, WireProtocol, WireResult } from "../fake/wire.js";
 
 /** Where a spawn's cell lives, as a driver needs it. */
 export interface CellPaths {
@@ -50,6 +51,12 @@ export interface InstructionFile {
   when: string;
 }
 
+/** An argument the CLI refused before doing anything: the flag, and the CLI's own words. */
+export interface RejectedArgv {
+  flag: string;
+  message: string;
+}
+
 /** One CLI, as the probe cell drives it (function-valued fields, so they may be passed around). */
 export interface ProbeDriver {
   readonly name: ProbeCliName;
@@ -69,8 +76,14 @@ export interface ProbeDriver {
     version: string;
     cell?: CellPaths;
   }) => DriverLaunch;
-  /** Marks the cell's workspace trusted in the CLI's own configuration (inside the cell). */
-  trustWorkspace: (cell: CellPaths) => Promise<void>;
+  /** Marks the workspace trusted in the CLI's own configuration (inside the cell), as `version` reads it. */
+  readonly trustWorkspace: (cell: CellPaths, version?: string) => Promise<void>;
+  /** The non-model requests `version` sends, each answered as a harmless service would. */
+  readonly sideRoutes?: (version: string) => readonly SideRoute[];
+  /** Recognises the CLI's own calls on its model route, answered with text (default none). */
+  readonly helperCall?: HelperRecognizer;
+  /** The flag the CLI refused, read from a spawn that exited non-zero before any model request. */
+  readonly rejectedArgv?: (stderr: string) => RejectedArgv | null;
   /**
    * Plants what the CLI needs in the cell's HOME to run headless against the fake (its settings
    * file, merged under whatever the fixture planted there), before trust is set. Optional.

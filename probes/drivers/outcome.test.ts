@@ -51,12 +51,70 @@ describe("tool call outcomes", () => {
       "error",
     ],
     ["codex", { isError: false, text: "unsupported call: frobnicate" }, null, "no-such-tool"],
+    // Older wordings, each as the version that printed it sent it back.
+    [
+      "claude-code",
+      {
+        isError: true,
+        text: "Claude requested permissions to use Bash, but you haven't granted it yet.",
+      },
+      null,
+      "denied",
+    ],
+    [
+      "claude-code",
+      { isError: true, text: "Cannot write to /w/x while in plan mode." },
+      null,
+      "denied",
+    ],
+    [
+      "claude-code",
+      {
+        isError: true,
+        text: "Permission for this action was denied by the Claude Code auto mode classifier. Reason: x.",
+      },
+      null,
+      "denied",
+    ],
+    [
+      "codex",
+      { isError: false, text: "Exit code: 0\nWall time: 0 seconds\nOutput:\n" },
+      null,
+      "ran",
+    ],
+    [
+      "codex",
+      { isError: false, text: "Exit code: 3\nWall time: 0 seconds\nOutput:\nout-marker\n" },
+      null,
+      "error",
+    ],
+    [
+      "codex",
+      {
+        isError: false,
+        text: "Exit code: 1\nWall time: 0 seconds\nOutput:\ntouch: cannot touch '/s': Permission denied\n",
+      },
+      null,
+      "denied",
+    ],
+    [
+      "codex",
+      {
+        isError: false,
+        text: "Chunk ID: ab\nWall time: 0.05 seconds\nProcess exited with code 3\nOriginal token count: 3\nOutput:\nout\n",
+      },
+      null,
+      "error",
+    ],
+    ["codex", { isError: false, text: "unsupported custom tool call: exec" }, null, "no-such-tool"],
   ] as const)("%s result %j with decision %s is %s", (cli, result, decision, expected) => {
     expect(driverFor(cli).outcome(result, decision)).toBe(expected);
   });
 
   it("reads the exit code out of Codex's exec output", () => {
     expect(codexExitCode(codexOutput(7, "x"))).toBe(7);
+    expect(codexExitCode("Exit code: 3\nWall time: 0 seconds\nOutput:\n")).toBe(3);
+    expect(codexExitCode("Chunk ID: a\nProcess exited with code 0\nOutput:\n")).toBe(0);
     expect(codexExitCode("no json")).toBeNull();
   });
 });

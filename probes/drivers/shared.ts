@@ -10,7 +10,7 @@ export const DUMMY_KEY = "witness-dummy-key-not-a-secret";
 
 /** How the CLIs say a tool is not there (Claude Code, Codex, and the generic phrasings). */
 export const NO_SUCH_TOOL =
-  /No such tool available|unsupported call|unknown tool|tool .* not found/i;
+  /No such tool available|unsupported call|unsupported custom tool call|unknown tool|tool .* not found/i;
 
 /** `base` with `over` laid on top, objects merged key by key (arrays and scalars replaced). */
 export function deepMerge(

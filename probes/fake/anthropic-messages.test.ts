@@ -7,7 +7,7 @@ import {
   anthropicTurnIndex,
   isClassifierRequest,
 } from "./anthropic-messages.js";
-import { type FakeServer, startFakeServer } from "./server.js";
+import { type CapturedRequest, type FakeServer, startFakeServer } from "./server.js";
 
 let server: FakeServer | null = null;
 /** The current server's captured requests (a function, so TypeScript does not narrow `server`). */
@@ -33,7 +33,11 @@ function sse(text: string): { event: string | null; data: Record<string, unknown
 
 async function post(script: Partial<Script>, body: unknown, path = "/v1/messages?beta=true") {
   server ??= await startFakeServer(
-    anthropicMessages.responder(scriptSchema.parse(script), claudeCodeDriver.naming),
+    anthropicMessages.responder(
+      scriptSchema.parse(script),
+      claudeCodeDriver.naming,
+      claudeCodeDriver.helperCall,
+    ),
   );
   const res = await fetch(`${server.url}${path}`, {
     method: "POST",
@@ -229,5 +233,34 @@ describe("the fake Anthropic Messages server", () => {
     await server.close();
     server = null;
     expect(await hung).toBe("cut");
+  });
+
+  it("answers a Warmup with text, never the script's call, and keeps it out of the agent's turns", async () => {
+    const script = { turns: [{ calls: [{ shell: "touch /w/S" }] }] };
+    const warmup = { stream: true, messages: [{ role: "user", content: "Warmup" }] };
+    const res = await post(script, warmup);
+    expect(res.text).toContain("text_delta");
+    expect(res.text).not.toContain("tool_use");
+    // The agent still gets turn 0's call, and only the agent's requests hold its results.
+    await post(script, { stream: true, messages: [user] });
+    const echo = {
+      stream: true,
+      messages: [
+        { role: "user", content: "Warmup" },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_w0_0", name: "Bash" }] },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "toolu_w0_0", content: "Warmup", is_error: true },
+          ],
+        },
+      ],
+    };
+    await post(script, echo);
+    const [first, second] = requests();
+    expect(first?.answer).toBe("helper:warmup");
+    expect(second?.answer).toBe("turn:0");
+    expect(anthropicMessages.isAgentRequest(first as CapturedRequest)).toBe(false);
+    expect(anthropicMessages.findResult(requests().slice(0, 1), "toolu_w0_0")).toBeNull();
   });
 });

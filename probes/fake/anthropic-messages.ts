@@ -8,6 +8,9 @@ import { sseEvent } from "./server.js";
 import {
   type BodySections,
   type CallNaming,
+  HELPER_ANSWER,
+  type HelperRecognizer,
+  isHelperAnswer,
   list,
   record,
   resultText,
@@ -186,7 +189,13 @@ function callsOf(script: Script, t: number, naming: CallNaming, body: unknown): 
   });
 }
 
-function respond(script: Script, naming: CallNaming, path: string, body: unknown): Reply {
+function respond(
+  script: Script,
+  naming: CallNaming,
+  helpers: HelperRecognizer | undefined,
+  path: string,
+  body: unknown,
+): Reply {
   if (path.split("?")[0] !== ROUTE) {
     return { kind: "json", status: 404, body: { error: "not found" }, answer: "not-found" };
   }
@@ -195,7 +204,12 @@ function respond(script: Script, naming: CallNaming, path: string, body: unknown
   let blocks: Block[];
   let answer: string;
   let issued: IssuedCall[] = [];
-  if (isClassifierRequest(body)) {
+  const helper = helpers?.(body) ?? null;
+  if (helper !== null) {
+    // The CLI's own call (a warm-up, a prefix check): text, never the script's turn.
+    blocks = [{ type: "text", text: helper.text }];
+    answer = `${HELPER_ANSWER}${helper.kind}`;
+  } else if (isClassifierRequest(body)) {
     const text =
       script.classifier === "allow"
         ? "<block>no</block>"
@@ -227,8 +241,15 @@ function sections(body: unknown): BodySections {
   };
 }
 
+function isAgentRequest(r: CapturedRequest): boolean {
+  return (
+    r.path.split("?")[0] === ROUTE && !isHelperAnswer(r.answer) && !isClassifierRequest(r.body)
+  );
+}
+
+// Only agent turns: a helper's conversation must never stand in for the agent's tool result.
 function findResult(requests: readonly CapturedRequest[], id: string): WireResult | null {
-  for (const request of requests) {
+  for (const request of requests.filter(isAgentRequest)) {
     for (const message of list(record(request.body).messages)) {
       for (const block of list(record(message).content)) {
         const r = record(block);
@@ -244,8 +265,9 @@ function findResult(requests: readonly CapturedRequest[], id: string): WireResul
 /** The Messages API as Claude Code speaks it: `POST /v1/messages`, SSE or JSON. */
 export const anthropicMessages: WireProtocol = {
   name: "anthropic-messages",
-  responder: (script, naming) => (path, body) => respond(script, naming, path, body),
-  isAgentRequest: (r) => r.path.split("?")[0] === ROUTE && !isClassifierRequest(r.body),
+  responder: (script, naming, helpers) => (path, body) =>
+    respond(script, naming, helpers, path, body),
+  isAgentRequest,
   sections,
   offeredTools: offered,
   findResult,

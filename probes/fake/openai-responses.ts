@@ -7,6 +7,9 @@ import { sseEvent } from "./server.js";
 import {
   type BodySections,
   type CallNaming,
+  HELPER_ANSWER,
+  type HelperRecognizer,
+  isHelperAnswer,
   list,
   record,
   resultText,
@@ -111,11 +114,16 @@ function offeredTools(body: unknown): string[] {
   return names;
 }
 
-function responder(script: Script, naming: CallNaming) {
+function responder(script: Script, naming: CallNaming, helpers?: HelperRecognizer) {
   const turnOfId = new Map<string, number>();
   return (path: string, body: unknown): Reply => {
     if (path.split("?")[0] !== ROUTE) {
       return { kind: "json", status: 404, body: { error: "not found" }, answer: "not-found" };
+    }
+    const helper = helpers?.(body) ?? null;
+    if (helper !== null) {
+      const chunks = [itemDone(messageItem(helper.text)), completed()];
+      return { kind: "sse", chunks, answer: `${HELPER_ANSWER}${helper.kind}` };
     }
     const t = openaiTurnIndex(body, turnOfId);
     const turn = script.turns[t];
@@ -158,8 +166,12 @@ function sections(body: unknown): BodySections {
   };
 }
 
+function isAgentRequest(r: CapturedRequest): boolean {
+  return r.path.split("?")[0] === ROUTE && !isHelperAnswer(r.answer);
+}
+
 function findResult(requests: readonly CapturedRequest[], id: string): WireResult | null {
-  for (const request of requests) {
+  for (const request of requests.filter(isAgentRequest)) {
     for (const item of list(record(request.body).input)) {
       const r = record(item);
       if (OUTPUT_TYPES.has(String(r.type)) && r.call_id === id) {
@@ -178,7 +190,7 @@ function findResult(requests: readonly CapturedRequest[], id: string): WireResul
 export const openaiResponses: WireProtocol = {
   name: "openai-responses",
   responder,
-  isAgentRequest: (r) => r.path.split("?")[0] === ROUTE,
+  isAgentRequest,
   sections,
   offeredTools,
   findResult,

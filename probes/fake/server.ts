@@ -27,6 +27,8 @@ export const capturedRequestSchema = z.object({
   body: z.unknown(),
   /** What the server played back: `turn:<n>`, `final`, `classifier:…`, `not-found`, a fault… */
   answer: z.string(),
+  /** The HTTP status the fake answered with (absent in captures older than this field). */
+  status: z.number().int().optional(),
   /** The tool calls this reply issued (absent when it issued none). */
   issued: z.array(issuedCallSchema).optional(),
 });
@@ -40,8 +42,8 @@ export type Reply = (
   | { kind: "hang" }
 ) & { answer: string; issued?: readonly IssuedCall[] };
 
-/** A protocol: given a request's path and parsed body, the reply to play. */
-export type Responder = (path: string, body: unknown) => Reply;
+/** A protocol: given a request's path, parsed body and method, the reply to play. */
+export type Responder = (path: string, body: unknown, method: string) => Reply;
 
 /** A running fake server. */
 export interface FakeServer {
@@ -117,7 +119,7 @@ export async function startFakeServer(
       const body = parseBody(Buffer.concat(parts).toString("utf8"));
       let reply: Reply;
       try {
-        reply = respond(path, body);
+        reply = respond(path, body, req.method ?? "");
       } catch (error) {
         const body = { error: errorMessage(error) };
         reply = { kind: "json", status: 500, body, answer: "responder-error" };
@@ -128,6 +130,7 @@ export async function startFakeServer(
         headers: redactHeaders(req.headers),
         body,
         answer: reply.answer,
+        status: reply.kind === "json" ? reply.status : 200,
         ...(reply.issued === undefined || reply.issued.length === 0
           ? {}
           : { issued: [...reply.issued] }),

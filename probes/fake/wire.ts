@@ -19,6 +19,26 @@ export interface NamedCall {
  */
 export type CallNaming = (call: ToolCall, offered: readonly string[]) => NamedCall;
 
+/**
+ * A call a CLI makes on its model route for its own ends (a warm-up, a command-prefix check), not
+ * the agent's turn: what kind it is, and the text that answers it.
+ */
+export interface HelperReply {
+  kind: string;
+  text: string;
+}
+
+/** Recognises a CLI's helper calls from a request body (null: an agent turn). Owned by its driver. */
+export type HelperRecognizer = (body: unknown) => HelperReply | null;
+
+/** The answer recorded for a helper call starts with this, then its kind. */
+export const HELPER_ANSWER = "helper:";
+
+/** True when the fake answered a request as one of the CLI's helper calls. */
+export function isHelperAnswer(answer: string): boolean {
+  return answer.startsWith(HELPER_ANSWER);
+}
+
 /** A tool call's result as the CLI sent it back to the model. */
 export interface WireResult {
   isError: boolean;
@@ -32,9 +52,12 @@ export type BodySections = Record<Exclude<MarkerLocation, "transcript">, string>
 export interface WireProtocol {
   /** e.g. `anthropic-messages`; recorded beside the requests. */
   readonly name: string;
-  /** The responder that plays `script` (sentinels already resolved), naming calls with `naming`. */
-  responder: (script: Script, naming: CallNaming) => Responder;
-  /** True for a request that is an agent turn (not a classifier, a title call or side traffic). */
+  /**
+   * The responder that plays `script` (sentinels already resolved), naming calls with `naming`;
+   * a request `helpers` recognises is answered with its text, never with a scripted turn.
+   */
+  responder: (script: Script, naming: CallNaming, helpers?: HelperRecognizer) => Responder;
+  /** True for a request that is an agent turn (not a classifier, a helper call or side traffic). */
   isAgentRequest: (request: CapturedRequest) => boolean;
   /** The system prompt, messages and tool definitions of a body. */
   sections: (body: unknown) => BodySections;

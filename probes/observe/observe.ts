@@ -5,11 +5,15 @@ import { existsSync } from "node:fs";
 import type { MarkerLocation, Observation } from "../contracts/observation.js";
 import type { ProbeDriver, TranscriptFacts } from "../drivers/driver.js";
 import type { CapturedRequest } from "../fake/server.js";
-import { issuedCalls, type WireProtocol } from "../fake/wire.js";
+import { sideRequestSummary } from "../fake/side-routes.js";
+import { HELPER_ANSWER, isHelperAnswer, issuedCalls, type WireProtocol } from "../fake/wire.js";
 
 const LOCATIONS = ["system", "messages", "tools", "transcript"] as const;
 
-/** Where a marker value appears across the captured requests and the transcript. */
+/**
+ * Where a marker value appears across the agent's requests and the transcript. Helper calls and
+ * side traffic do not count: a Warmup sub-agent also carries CLAUDE.md, but it is not the agent.
+ */
 export function markerSightings(
   wire: WireProtocol,
   requests: readonly CapturedRequest[],
@@ -17,7 +21,7 @@ export function markerSightings(
   value: string,
 ): MarkerLocation[] {
   const seen = new Set<MarkerLocation>();
-  for (const request of requests) {
+  for (const request of requests.filter((r) => wire.isAgentRequest(r))) {
     const sections = wire.sections(request.body);
     for (const location of ["system", "messages", "tools"] as const) {
       if (sections[location].includes(value)) seen.add(location);
@@ -33,6 +37,18 @@ export function toolsOffered(wire: WireProtocol, requests: readonly CapturedRequ
   for (const r of requests.filter((q) => wire.isAgentRequest(q)))
     for (const n of wire.offeredTools(r.body)) names.add(n);
   return [...names];
+}
+
+/** The CLI's helper calls by kind, in first-seen order, with counts. */
+export function helperCallSummary(
+  requests: readonly CapturedRequest[],
+): { kind: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const r of requests.filter((q) => isHelperAnswer(q.answer))) {
+    const kind = r.answer.slice(HELPER_ANSWER.length);
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts].map(([kind, count]) => ({ kind, count }));
 }
 
 /** What the observer needs from one finished spawn. */
@@ -56,10 +72,14 @@ export function observe(
   | "permissionMode"
   | "sandboxPolicy"
   | "requestCount"
+  | "sideRequests"
+  | "helperCalls"
 > {
   const { driver, requests, transcript } = input;
   return {
     requestCount: requests.length,
+    sideRequests: sideRequestSummary(requests),
+    helperCalls: helperCallSummary(requests),
     markers: input.markers.map((m) => ({
       ...m,
       seenIn: markerSightings(driver.wire, requests, transcript.rawText, m.value),
