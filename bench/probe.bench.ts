@@ -34,6 +34,7 @@ const ARGV: Record<ProbeCliName, string[]> = {
   "claude-code": ["-p", "go", "--allowedTools", "Bash"],
   codex: ["exec", "--sandbox", "workspace-write", "go"],
   gemini: ["-m", "witness-fake-model", "--approval-mode", "yolo", "-p", "go"],
+  qwen: ["-m", "witness-fake-model", "--approval-mode", "yolo", "-p", "go"],
 };
 
 /**
@@ -107,7 +108,7 @@ export default async function benchProbe(): Promise<string> {
   const netns = (await netnsTools()) !== null;
   const tasks: { name: string; fn: () => Promise<void> }[] = [];
   const closers: (() => Promise<void>)[] = [];
-  const names: ProbeCliName[] = ["claude-code", "codex", "gemini"];
+  const names: ProbeCliName[] = ["claude-code", "codex", "gemini", "qwen"];
   // Rounds alternate the cases, so load from other processes hits bare runs and probes alike;
   // each round's ratio compares runs made within seconds of each other.
   const samples = new Map<string, number[]>();

@@ -27,6 +27,12 @@ export const CLI_CATALOG = {
     bin: "gemini",
     aliases: ["gemini-cli", "@google/gemini-cli"],
   },
+  qwen: {
+    display: "Qwen Code",
+    pkg: "@qwen-code/qwen-code",
+    bin: "qwen",
+    aliases: ["qwen-code", "@qwen-code/qwen-code"],
+  },
 } as const satisfies Record<string, CliInfo>;
 
 /** A CLI witness can probe. */

@@ -5,4 +5,5 @@ export const PINNED: Readonly<Record<CliRef["name"], CliRef>> = {
   "claude-code": { name: "claude-code", version: "2.1.332" },
   codex: { name: "codex", version: "0.171.0" },
   gemini: { name: "gemini", version: "0.61.0" },
+  qwen: { name: "qwen", version: "0.24.4" },
 };

@@ -4,11 +4,13 @@ import { claudeCodeDriver } from "./claude-code.js";
 import { codexDriver } from "./codex.js";
 import type { ProbeDriver } from "./driver.js";
 import { geminiDriver } from "./gemini.js";
+import { qwenDriver } from "./qwen.js";
 
 const DRIVERS: Readonly<Record<ProbeCliName, ProbeDriver>> = {
   "claude-code": claudeCodeDriver,
   codex: codexDriver,
   gemini: geminiDriver,
+  qwen: qwenDriver,
 };
 
 /** The driver of a CLI witness supports. */

@@ -1,0 +1,147 @@
+// Qwen Code chat files (~/.qwen/projects/<cwd slug>/chats/<session id>.jsonl), typed for witness.
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+
+import { z } from "zod";
+
+import { zodIssues } from "../core/read-input.js";
+import { type BrokenLine, recordType, streamJsonl, tally } from "./jsonl-stream.js";
+
+/** Record types Qwen Code 0.23–0.24 writes; anything else is kept as unknown. */
+export const QWEN_KNOWN_TYPES: readonly string[] = ["user", "assistant", "tool_result", "system"];
+
+/** A `tool_result` record's `toolCallResult`: how one call ended. */
+const toolCallResultSchema = z.looseObject({
+  callId: z.string(),
+  status: z.string().optional(),
+  /** `execution_denied`, `tool_not_registered`, `shell_execute_error`, … when it failed. */
+  errorType: z.string().nullable().optional(),
+  /** `success`, `error` or `not_started`. */
+  executionStatus: z.string().optional(),
+});
+
+/** A `system` `ui_telemetry` record's `qwen-code.tool_call` event. */
+const toolCallEventSchema = z.looseObject({
+  "event.name": z.literal("qwen-code.tool_call"),
+  call_id: z.string(),
+  function_name: z.string().optional(),
+  decision: z.string().nullable().optional(),
+  execution_status: z.string().optional(),
+  error_type: z.string().nullable().optional(),
+});
+
+/** How one tool call ended, as Qwen Code recorded it. */
+export interface QwenToolCall {
+  callId: string;
+  name: string | null;
+  status: string | null;
+  errorType: string | null;
+  executionStatus: string | null;
+  /** The permission decision telemetry recorded (`auto_accept`, …), when it did. */
+  decision: string | null;
+}
+
+/** One Qwen Code chat file, as far as witness relies on it. */
+export interface QwenChat {
+  path: string;
+  sessionId: string | null;
+  /** The CLI version the records name. */
+  version: string | null;
+  toolCalls: QwenToolCall[];
+  recordCounts: Record<string, number>;
+  unknownRecords: { line: number; type: string | null }[];
+  lineCount: number;
+  broken: BrokenLine[];
+  rawText: string;
+}
+
+/** Reads a chat file: every record counted by type, tool calls from results and telemetry. */
+export async function readQwenChat(path: string): Promise<QwenChat> {
+  const counts: Record<string, number> = {};
+  const unknown: QwenChat["unknownRecords"] = [];
+  const broken: BrokenLine[] = [];
+  const calls = new Map<string, QwenToolCall>();
+  let sessionId: string | null = null;
+  let version: string | null = null;
+  const callOf = (id: string): QwenToolCall => {
+    const found = calls.get(id);
+    if (found !== undefined) return found;
+    const fresh: QwenToolCall = {
+      callId: id,
+      name: null,
+      status: null,
+      errorType: null,
+      executionStatus: null,
+      decision: null,
+    };
+    calls.set(id, fresh);
+    return fresh;
+  };
+  const summary = await streamJsonl(path, ({ line, value }) => {
+    const type = recordType(value);
+    const r = value as Record<string, unknown>;
+    if (type === null || !QWEN_KNOWN_TYPES.includes(type)) {
+      tally(counts, type ?? "(no type)");
+      unknown.push({ line, type });
+      return;
+    }
+    tally(counts, type === "system" ? `system:${String(r.subtype)}` : type);
+    if (typeof r.sessionId === "string") sessionId ??= r.sessionId;
+    if (typeof r.version === "string") version ??= r.version;
+    if (type === "tool_result") {
+      const parsed = toolCallResultSchema.safeParse(r.toolCallResult);
+      if (!parsed.success) {
+        const detail = zodIssues(parsed.error).map((i) => `${i.path || "(record)"}: ${i.message}`);
+        broken.push({ line, error: `tool_result: ${detail.join("; ")}` });
+        return;
+      }
+      const call = callOf(parsed.data.callId);
+      call.status = parsed.data.status ?? null;
+      call.errorType = parsed.data.errorType ?? null;
+      call.executionStatus = parsed.data.executionStatus ?? null;
+    }
+    if (type === "system" && r.subtype === "ui_telemetry") {
+      const event = toolCallEventSchema.safeParse(
+        (r.systemPayload as { uiEvent?: unknown })?.uiEvent,
+      );
+      if (!event.success) return; // other telemetry events (api_response …) are not tool calls
+      const call = callOf(event.data.call_id);
+      call.name = event.data.function_name ?? call.name;
+      call.decision = event.data.decision ?? null;
+    }
+  });
+  return {
+    path,
+    sessionId,
+    version,
+    toolCalls: [...calls.values()],
+    recordCounts: counts,
+    unknownRecords: unknown,
+    lineCount: summary.lineCount,
+    broken: [...summary.broken, ...broken],
+    rawText: summary.rawText,
+  };
+}
+
+/** Where Qwen Code keeps sessions: `$QWEN_RUNTIME_DIR`, `$QWEN_HOME`, else `$HOME/.qwen`. */
+export function qwenRuntimeDir(env: Readonly<Record<string, string | undefined>>): string | null {
+  if (env.QWEN_RUNTIME_DIR) return env.QWEN_RUNTIME_DIR;
+  if (env.QWEN_HOME) return env.QWEN_HOME;
+  return env.HOME ? join(env.HOME, ".qwen") : null;
+}
+
+/** The most recently modified chat under `<runtime dir>/projects/<slug>/chats/`. */
+export async function newestQwenChat(runtimeDir: string): Promise<string | null> {
+  const projects = join(runtimeDir, "projects");
+  let best: { path: string; mtimeMs: number } | null = null;
+  for (const slug of await readdir(projects).catch(() => [])) {
+    const chats = join(projects, slug, "chats");
+    for (const name of await readdir(chats).catch(() => [])) {
+      if (!name.endsWith(".jsonl")) continue;
+      const info = await stat(join(chats, name)).catch(() => null);
+      if (info?.isFile() && (best === null || info.mtimeMs > best.mtimeMs))
+        best = { path: join(chats, name), mtimeMs: info.mtimeMs };
+    }
+  }
+  return best?.path ?? null;
+}
