@@ -127,7 +127,7 @@ describe("the fake Gemini API, read by @google/genai", () => {
       complexity_reasoning: "witness",
       complexity_score: 1,
     });
-    expect(s.requests[0]?.answer).toBe("side:generateContent:json");
+    expect(s.requests[0]?.answer).toBe("helper:generateContent:json");
     expect(geminiApi.isAgentRequest(s.requests[0] ?? ({} as never))).toBe(false);
   });
 

@@ -6,6 +6,8 @@ import type { CapturedRequest, IssuedCall, Reply } from "./server.js";
 import {
   type BodySections,
   type CallNaming,
+  HELPER_ANSWER,
+  type HelperRecognizer,
   list,
   record,
   type WireProtocol,
@@ -113,10 +115,15 @@ function offeredTools(body: unknown): string[] {
   );
 }
 
-/** The reply to a side call: schema-shaped JSON when JSON is asked for, a short text otherwise. */
-function sideReply(body: unknown, model: string, method: string): Reply {
-  if (method === "countTokens")
-    return { kind: "json", status: 200, body: { totalTokens: 10 }, answer: "side:countTokens" };
+/**
+ * The reply to one of the CLI's own calls (the router, a JSON check, countTokens): schema-shaped
+ * JSON when JSON is asked for, a short text otherwise, recorded as a helper call.
+ */
+function helperReply(body: unknown, model: string, method: string): Reply {
+  if (method === "countTokens") {
+    const answer = `${HELPER_ANSWER}countTokens`;
+    return { kind: "json", status: 200, body: { totalTokens: 10 }, answer };
+  }
   const config = record(record(body).generationConfig);
   const json = wantsJson(body);
   const text = json
@@ -130,17 +137,22 @@ function sideReply(body: unknown, model: string, method: string): Reply {
       usageMetadata: USAGE,
       modelVersion: model,
     },
-    answer: `side:${method}${json ? ":json" : ""}`,
+    answer: `${HELPER_ANSWER}${method}${json ? ":json" : ""}`,
   };
 }
 
-function responder(script: Script, naming: CallNaming) {
+function responder(script: Script, naming: CallNaming, helpers?: HelperRecognizer) {
   return (path: string, body: unknown): Reply => {
     const route = geminiRoute(path);
     if (route === null)
       return { kind: "json", status: 404, body: { error: "not found" }, answer: "not-found" };
     if (route.method !== "streamGenerateContent" || wantsJson(body))
-      return sideReply(body, route.model, route.method);
+      return helperReply(body, route.model, route.method);
+    const helper = helpers?.(body) ?? null;
+    if (helper !== null) {
+      const answer = `${HELPER_ANSWER}${helper.kind}`;
+      return { kind: "sse", chunks: textChunks(helper.text, route.model, answer), answer };
+    }
     const t = geminiTurnIndex(body);
     const turn = script.turns[t];
     if (turn !== undefined && "fault" in turn) return faultReply(turn.fault, route.model);
