@@ -1,4 +1,4 @@
-import type { Observation } from "../probes/contracts/observation.js";
+import type { Observation, Sighting } from "../probes/contracts/observation.js";
 import { acceptedOutcomes, type Predicate } from "./predicate.js";
 
 /** A predicate's outcome on one observation, with the one-line reason. */
@@ -11,10 +11,49 @@ function where(locations: readonly string[]): string {
   return locations.length === 0 ? "nowhere" : `in ${locations.join(", ")}`;
 }
 
-function markerResult(
-  p: Extract<Predicate, { marker: string }>,
-  obs: Observation,
-): PredicateResult {
+type MarkerPredicate = Extract<Predicate, { marker: string }>;
+type Scoped = {
+  in?: string;
+  request?: number;
+  role?: string;
+  near?: { text: string; within: number };
+};
+
+/** True when a predicate narrows the place it looks at beyond a section (it reads sightings). */
+function isScoped(p: Scoped): boolean {
+  return p.request !== undefined || p.role !== undefined || p.near !== undefined;
+}
+
+/** Occurrences in the scope: summed counts, or (with `near`) the kept contexts that have the text close by. */
+function occurrences(sightings: readonly Sighting[], p: Scoped): number {
+  let total = 0;
+  for (const s of sightings) {
+    if (p.request !== undefined && s.request !== p.request) continue;
+    if (p.in !== undefined && s.location !== p.in) continue;
+    if (p.role !== undefined && s.role !== p.role) continue;
+    const near = p.near;
+    if (near === undefined) total += s.count;
+    else
+      total += s.contexts.filter(
+        (c) =>
+          c.before.slice(-near.within).includes(near.text) ||
+          c.after.slice(0, near.within).includes(near.text),
+      ).length;
+  }
+  return total;
+}
+
+function scopeText(p: Scoped): string {
+  const parts = [
+    p.request === undefined ? "" : ` request ${p.request}`,
+    p.in === undefined ? "" : ` ${p.in}`,
+    p.role === undefined ? "" : ` role ${p.role}`,
+    p.near === undefined ? "" : ` near "${p.near.text}"`,
+  ].join("");
+  return parts === "" ? "" : ` in${parts}`;
+}
+
+function markerResult(p: MarkerPredicate, obs: Observation): PredicateResult {
   const marker = obs.markers.find((m) => m.name === p.marker);
   // An unplanted marker cannot be judged present or absent: a broken cell must not pass "absent".
   if (marker === undefined) {
@@ -23,12 +62,56 @@ function markerResult(
       explanation: `marker ${p.marker} is not in the observation (not planted?)`,
     };
   }
+  if (p.kind === "marker-count" || isScoped(p)) {
+    if (marker.sightings === undefined)
+      return { pass: false, explanation: `marker ${p.marker}: no per-request sightings recorded` };
+    const n = occurrences(marker.sightings, p);
+    const scope = scopeText(p);
+    if (p.kind === "marker-count") {
+      const pass = p.count === undefined ? n >= (p.atLeast ?? 1) : n === p.count;
+      const want = p.count === undefined ? `at least ${String(p.atLeast)}` : String(p.count);
+      return {
+        pass,
+        explanation: `marker ${p.marker} occurs ${n} times${scope}; expected ${want}`,
+      };
+    }
+    return {
+      pass: p.kind === "marker-present" ? n > 0 : n === 0,
+      explanation: `marker ${p.marker} occurs ${n} times${scope}; expected ${p.kind === "marker-present" ? "present" : "absent"}`,
+    };
+  }
   const seen = p.in === undefined ? marker.seenIn.length > 0 : marker.seenIn.includes(p.in);
   const scope = p.in === undefined ? "" : ` in ${p.in}`;
   const pass = p.kind === "marker-present" ? seen : !seen;
   return {
     pass,
     explanation: `marker ${p.marker} seen ${where(marker.seenIn)}; expected ${p.kind === "marker-present" ? "present" : "absent"}${scope}`,
+  };
+}
+
+function sentinelContentResult(
+  p: Extract<Predicate, { kind: "sentinel-content" }>,
+  obs: Observation,
+): PredicateResult {
+  const sentinel = obs.sentinels.find((s) => s.name === p.sentinel);
+  if (sentinel === undefined)
+    return { pass: false, explanation: `sentinel ${p.sentinel} is not in the observation` };
+  const content = sentinel.content ?? null;
+  const want =
+    p.equals === undefined
+      ? `matching /${p.matches ?? ""}/`
+      : `equal to ${JSON.stringify(p.equals)}`;
+  if (!sentinel.created || content === null)
+    return {
+      pass: false,
+      explanation: `sentinel ${p.sentinel} was not created as a file; expected content ${want}`,
+    };
+  const pass =
+    p.equals === undefined ? new RegExp(p.matches ?? "", "u").test(content) : content === p.equals;
+  const shown = content.length > 200 ? `${content.slice(0, 200)}…` : content;
+  return {
+    pass,
+    explanation: `sentinel ${p.sentinel} holds ${JSON.stringify(shown)}; expected ${want}`,
   };
 }
 
@@ -51,14 +134,25 @@ function toolCallResult(
   p: Extract<Predicate, { kind: "tool-call" }>,
   obs: Observation,
 ): PredicateResult {
-  const calls = obs.toolCalls.filter((c) => c.name === p.tool);
-  if (calls.length === 0) return { pass: false, explanation: `no call of ${p.tool} was made` };
-  const outcomes = calls.map((c) => c.outcome);
   const accepted = acceptedOutcomes(p);
   const expected = typeof p.outcome === "string" ? p.outcome : `one of ${accepted.join(", ")}`;
+  if (p.call !== undefined) {
+    const call = obs.toolCalls.find((c) => c.call === p.call);
+    if (call === undefined) return { pass: false, explanation: `call ${p.call} was not issued` };
+    if (p.tool !== undefined && call.name !== p.tool)
+      return { pass: false, explanation: `call ${p.call} was ${call.name}, not ${p.tool}` };
+    return {
+      pass: accepted.includes(call.outcome),
+      explanation: `call ${p.call} (${call.name}) ended ${call.outcome}; expected ${expected}`,
+    };
+  }
+  const calls = obs.toolCalls.filter((c) => c.name === p.tool);
+  if (calls.length === 0)
+    return { pass: false, explanation: `no call of ${String(p.tool)} was made` };
+  const outcomes = calls.map((c) => c.outcome);
   return {
     pass: outcomes.every((o) => accepted.includes(o)),
-    explanation: `${p.tool} calls ended ${outcomes.join(", ")}; expected ${expected}`,
+    explanation: `${String(p.tool)} calls ended ${outcomes.join(", ")}; expected ${expected}`,
   };
 }
 
@@ -78,10 +172,21 @@ export function evaluatePredicate(p: Predicate, obs: Observation): PredicateResu
   switch (p.kind) {
     case "marker-present":
     case "marker-absent":
+    case "marker-count":
       return markerResult(p, obs);
     case "sentinel-created":
     case "sentinel-absent":
       return sentinelResult(p, obs);
+    case "sentinel-content":
+      return sentinelContentResult(p, obs);
+    case "tools-offered-exactly": {
+      const want = [...new Set(p.tools)].sort();
+      const got = [...new Set(obs.toolsOffered)].sort();
+      return {
+        pass: JSON.stringify(want) === JSON.stringify(got),
+        explanation: `offered [${got.join(", ")}]; expected exactly [${want.join(", ")}]`,
+      };
+    }
     case "tool-offered":
     case "tool-not-offered": {
       const offered = obs.toolsOffered.includes(p.tool);

@@ -1,28 +1,126 @@
 import { z } from "zod";
 
-import { markerLocationSchema, toolOutcomeSchema } from "../probes/contracts/observation.js";
+import {
+  markerLocationSchema,
+  SIGHTING_CONTEXT,
+  toolOutcomeSchema,
+} from "../probes/contracts/observation.js";
 
 const name = z.string().regex(/^[A-Za-z0-9_]+$/, "expected a name of letters, digits and _");
 
-/** A marker reached the model (anywhere, or in the named location). */
-const markerPresentSchema = z.strictObject({
-  kind: z.literal("marker-present"),
-  marker: name,
-  in: markerLocationSchema.optional(),
+/** Text that must stand within `within` characters of the marker (before or after it). */
+const nearSchema = z.strictObject({
+  text: z.string().min(1, "expected the text to look for, e.g. a heading"),
+  within: z
+    .number()
+    .int()
+    .min(1)
+    .max(SIGHTING_CONTEXT.before, {
+      message: `expected at most ${SIGHTING_CONTEXT.before} characters (what an observation keeps)`,
+    })
+    .default(200),
 });
 
-/** A marker did not reach the model (anywhere, or not in the named location). */
-const markerAbsentSchema = z.strictObject({
-  kind: z.literal("marker-absent"),
-  marker: name,
+/**
+ * Where in the agent requests a marker is looked for: a request (0 = the first agent request),
+ * a section, the role of the entry (e.g. `system` for a system-role entry inside `messages`),
+ * and text near it. Any of them makes the predicate read the observation's per-request sightings.
+ */
+const scopeFields = {
   in: markerLocationSchema.optional(),
-});
+  request: z.number().int().min(0, "expected a request index of 0 or more").optional(),
+  role: z.string().min(1, "expected a role such as system, user or developer").optional(),
+  near: nearSchema.optional(),
+};
+
+type Scope = { in?: string; request?: number; role?: string; near?: unknown };
+
+// The transcript is one text without requests or roles: a narrower scope cannot apply to it.
+function refineScope(p: Scope, ctx: z.RefinementCtx): void {
+  if (p.in !== "transcript") return;
+  for (const key of ["request", "role", "near"] as const) {
+    if (p[key] !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: `expected no ${key} with in: transcript (the transcript has no requests or roles)`,
+      });
+  }
+}
+
+/** A marker reached the model (anywhere, or in the named scope). */
+const markerPresentSchema = z
+  .strictObject({ kind: z.literal("marker-present"), marker: name, ...scopeFields })
+  .superRefine(refineScope);
+
+/** A marker did not reach the model (anywhere, or not in the named scope). */
+const markerAbsentSchema = z
+  .strictObject({ kind: z.literal("marker-absent"), marker: name, ...scopeFields })
+  .superRefine(refineScope);
+
+/**
+ * How often a marker occurs in one agent request (`request`, the first by default): exactly
+ * `count` times, or at least `atLeast` times, optionally in one section, role, or near a text.
+ */
+const markerCountSchema = z
+  .strictObject({
+    kind: z.literal("marker-count"),
+    marker: name,
+    count: z.number().int().min(0, "expected a count of 0 or more").optional(),
+    atLeast: z.number().int().min(1, "expected atLeast of 1 or more").optional(),
+    in: z
+      .enum(["system", "messages", "tools"], {
+        error: "expected system, messages or tools (counts are per request)",
+      })
+      .optional(),
+    request: z.number().int().min(0, "expected a request index of 0 or more").default(0),
+    role: scopeFields.role,
+    near: scopeFields.near,
+  })
+  .superRefine((p, ctx) => {
+    if ((p.count === undefined) === (p.atLeast === undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: ["count"],
+        message: "expected exactly one of count or atLeast",
+      });
+  });
 
 const sentinelCreatedSchema = z.strictObject({
   kind: z.literal("sentinel-created"),
   sentinel: name,
 });
 const sentinelAbsentSchema = z.strictObject({ kind: z.literal("sentinel-absent"), sentinel: name });
+
+function validRegex(source: string): boolean {
+  try {
+    new RegExp(source, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What a created sentinel file holds: exactly `equals`, or text the regular expression `matches`. */
+const sentinelContentSchema = z
+  .strictObject({
+    kind: z.literal("sentinel-content"),
+    sentinel: name,
+    equals: z.string().optional(),
+    matches: z
+      .string()
+      .min(1)
+      .refine(validRegex, { message: "expected a valid regular expression" })
+      .optional(),
+  })
+  .superRefine((p, ctx) => {
+    if ((p.equals === undefined) === (p.matches === undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: ["equals"],
+        message: "expected exactly one of equals or matches",
+      });
+  });
 const toolOfferedSchema = z.strictObject({
   kind: z.literal("tool-offered"),
   tool: z.string().min(1),
@@ -31,20 +129,33 @@ const toolNotOfferedSchema = z.strictObject({
   kind: z.literal("tool-not-offered"),
   tool: z.string().min(1),
 });
+/** The tools offered are exactly these, in any order. */
+const toolsOfferedExactlySchema = z.strictObject({
+  kind: z.literal("tools-offered-exactly"),
+  tools: z.array(z.string().min(1)),
+});
 
 const outcome = toolOutcomeSchema.exclude(["unknown"]);
 
 /**
  * Every call of `tool` ended with `outcome`, or with one of a list of outcomes (and there was at
- * least one call). A single outcome parses to the bare string, as before lists existed.
+ * least one call). A single outcome parses to the bare string, as before lists existed. With
+ * `call: n` only the script's n-th call (1-based, in script order) is judged, and `tool`, when
+ * given, must be its name.
  */
-const toolCallSchema = z.strictObject({
-  kind: z.literal("tool-call"),
-  tool: z.string().min(1),
-  outcome: z.union([outcome, z.array(outcome).min(1, "expected at least one outcome")], {
-    error: `expected one of ${outcome.options.join(", ")}, or a non-empty list of them`,
-  }),
-});
+const toolCallSchema = z
+  .strictObject({
+    kind: z.literal("tool-call"),
+    tool: z.string().min(1).optional(),
+    call: z.number().int().min(1, "expected a 1-based call number").optional(),
+    outcome: z.union([outcome, z.array(outcome).min(1, "expected at least one outcome")], {
+      error: `expected one of ${outcome.options.join(", ")}, or a non-empty list of them`,
+    }),
+  })
+  .superRefine((p, ctx) => {
+    if (p.tool === undefined && p.call === undefined)
+      ctx.addIssue({ code: "custom", path: ["tool"], message: "expected a tool, a call, or both" });
+  });
 
 /** The outcomes a tool-call predicate accepts, as a list. */
 export function acceptedOutcomes(p: Extract<Predicate, { kind: "tool-call" }>): string[] {
@@ -65,10 +176,13 @@ const sandboxPolicySchema = z.strictObject({
 export const predicateSchema = z.discriminatedUnion("kind", [
   markerPresentSchema,
   markerAbsentSchema,
+  markerCountSchema,
   sentinelCreatedSchema,
   sentinelAbsentSchema,
+  sentinelContentSchema,
   toolOfferedSchema,
   toolNotOfferedSchema,
+  toolsOfferedExactlySchema,
   toolCallSchema,
   exitCodeSchema,
   permissionModeSchema,
@@ -81,20 +195,37 @@ export const PREDICATE_KINDS: readonly Predicate["kind"][] = predicateSchema.opt
   (option) => option.shape.kind.value,
 );
 
+/** The scope words of a marker predicate's label, e.g. ` in messages role system request 0`. */
+function scopeLabel(p: Scope): string {
+  const near = p.near as { text: string; within: number } | undefined;
+  return [
+    p.in === undefined ? "" : ` in ${p.in}`,
+    p.role === undefined ? "" : ` role ${p.role}`,
+    p.request === undefined ? "" : ` request ${p.request}`,
+    near === undefined ? "" : ` near ${JSON.stringify(near.text)} within ${near.within}`,
+  ].join("");
+}
+
 /** A short human label for a predicate, e.g. `marker-absent HOME_MD in system`. */
 export function predicateLabel(p: Predicate): string {
   switch (p.kind) {
     case "marker-present":
     case "marker-absent":
-      return `${p.kind} ${p.marker}${p.in === undefined ? "" : ` in ${p.in}`}`;
+      return `${p.kind} ${p.marker}${scopeLabel(p)}`;
+    case "marker-count":
+      return `marker-count ${p.marker} ${p.count === undefined ? `at least ${String(p.atLeast)}` : String(p.count)}${scopeLabel(p)}`;
     case "sentinel-created":
     case "sentinel-absent":
       return `${p.kind} ${p.sentinel}`;
+    case "sentinel-content":
+      return `sentinel-content ${p.sentinel} ${p.equals === undefined ? `matches /${p.matches ?? ""}/` : `equals ${JSON.stringify(p.equals)}`}`;
     case "tool-offered":
     case "tool-not-offered":
       return `${p.kind} ${p.tool}`;
+    case "tools-offered-exactly":
+      return `tools-offered-exactly [${p.tools.join(", ")}]`;
     case "tool-call":
-      return `tool-call ${p.tool} ${acceptedOutcomes(p).join(" or ")}`;
+      return `tool-call ${p.call === undefined ? "" : `call ${p.call} `}${p.tool === undefined ? "" : `${p.tool} `}${acceptedOutcomes(p).join(" or ")}`;
     case "exit-code":
     case "permission-mode":
     case "sandbox-policy":

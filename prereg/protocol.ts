@@ -1,12 +1,13 @@
 import { z } from "zod";
 
 import { fixtureSchema, plantedMarkerNames } from "../probes/contracts/fixture.js";
+import { launchEnvProblems } from "../probes/contracts/launch-env.js";
 import {
   cliRefSchema,
   launchSchema,
   unusedSentinelPlacements,
 } from "../probes/contracts/probe-spec.js";
-import { scriptSchema, sentinelNames } from "../probes/contracts/script.js";
+import { scriptCalls, scriptSchema, sentinelNames } from "../probes/contracts/script.js";
 import { predicateSchema } from "./predicate.js";
 
 const fourDigits = z.string().regex(/^\d{4}$/, 'expected a four-digit id as a string, e.g. "0001"');
@@ -59,7 +60,24 @@ export const protocolSchema = z
           message: `expected a sentinel this arm's script names (${sentinels.join(", ") || "none"}); got "${name}"`,
         });
       }
+      for (const problem of launchEnvProblems(arm.launch.env))
+        ctx.addIssue({
+          code: "custom",
+          path: ["arms", i, "launch", "env", ...problem.path],
+          message: problem.message,
+        });
+      const calls = scriptCalls(arm.script).length;
       arm.expect.forEach((p, j) => {
+        if (p.kind === "tool-call" && p.call !== undefined && p.call > calls) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["arms", i, "expect", j, "call"],
+            message:
+              calls === 0
+                ? `expected a call this arm's script makes (it makes none); got call ${p.call}`
+                : `expected a call this arm's script makes (1 to ${calls}); got call ${p.call}`,
+          });
+        }
         if ("marker" in p && !planted.includes(p.marker)) {
           ctx.addIssue({
             code: "custom",

@@ -121,6 +121,7 @@ describe("live: Claude Code", () => {
       name: "RAN",
       path: join(o.cwd, ".witness-sentinels", "RAN"),
       created: true,
+      content: "",
     });
     expect(o.toolCalls).toMatchObject([
       { name: "Bash", outcome: "ran", permissionDecision: "accept" },

@@ -15,6 +15,7 @@ import {
   startCellFlush,
 } from "./cell/cell.js";
 import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
+import { applyLaunchEnv } from "./contracts/launch-env.js";
 import { type Observation, observationSchema } from "./contracts/observation.js";
 import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
 import { type Script, sentinelNames } from "./contracts/script.js";
@@ -135,10 +136,14 @@ export async function runProbe(
     const argv = planned ? planned.args : "argv" in spec.launch ? spec.launch.argv : [];
     const launched = driver.launch({ argv, baseUrl, version: cli.version, cell });
     const args = launched.args;
-    const env = buildChildEnv({
-      parent: process.env,
-      set: { ...cell.env, ...(planned?.env ?? {}), ...launched.env },
-    });
+    // The arm's own changes come last: they may drop a variable the driver sets (IS_SANDBOX).
+    const env = applyLaunchEnv(
+      buildChildEnv({
+        parent: process.env,
+        set: { ...cell.env, ...(planned?.env ?? {}), ...launched.env },
+      }),
+      spec.launch.env,
+    );
     const launch = slot ? slot.wrap(cli.bin, args) : { file: cli.bin, args };
     startCellFlush(cell);
     const result = await runProcess({
@@ -177,6 +182,7 @@ export async function runProbe(
         markers: cell.markers,
         sentinels: cellSentinels(cell, sentinelNames(spec.script)),
         transcript,
+        script: spec.script,
       }),
       rejectedArgv: rejected,
       faults: spawnFaults(spec.script, result, requests, {

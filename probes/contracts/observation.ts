@@ -4,9 +4,33 @@ import { z } from "zod";
 export const markerLocationSchema = z.enum(["system", "messages", "tools", "transcript"]);
 export type MarkerLocation = z.infer<typeof markerLocationSchema>;
 
+/** Characters of a created sentinel's content an observation keeps. */
+export const SENTINEL_CONTENT_KEPT = 4096;
+
 /** How a tool call ended, as the CLI reported it back to the model. */
 export const toolOutcomeSchema = z.enum(["ran", "denied", "no-such-tool", "error", "unknown"]);
 export type ToolOutcome = z.infer<typeof toolOutcomeSchema>;
+
+/** Characters of context kept on each side of a marker occurrence (the widest `near` window). */
+export const SIGHTING_CONTEXT = { before: 400, after: 160 } as const;
+/** Occurrences whose context a sighting keeps (the count covers all of them). */
+export const SIGHTING_CONTEXTS_KEPT = 4;
+
+/**
+ * Where one marker occurred in one agent request: the section, the role of the entry it was in
+ * (a message's role, a Codex input item's; null for a section without roles), how often, and the
+ * text around the first few occurrences, all read from the request's JSON text.
+ */
+export const sightingSchema = z.object({
+  /** Index among the spawn's agent requests (0 = the first request the CLI sent for a turn). */
+  request: z.number().int(),
+  location: z.enum(["system", "messages", "tools"]),
+  role: z.string().nullable(),
+  count: z.number().int(),
+  /** Up to SIGHTING_CONTEXTS_KEPT occurrences: the text just before and just after the marker. */
+  contexts: z.array(z.object({ before: z.string(), after: z.string() })),
+});
+export type Sighting = z.infer<typeof sightingSchema>;
 
 /** How the spawn was kept off the network. */
 export const isolationSchema = z.enum(["netns", "loopback-config"]);
@@ -31,9 +55,19 @@ export const observationSchema = z.object({
       /** Cell-relative paths the marker was planted in. */
       planted: z.array(z.string()),
       seenIn: z.array(markerLocationSchema),
+      /** Per agent request, section and role (absent in records written before it existed). */
+      sightings: z.array(sightingSchema).optional(),
     }),
   ),
-  sentinels: z.array(z.object({ name: z.string(), path: z.string(), created: z.boolean() })),
+  sentinels: z.array(
+    z.object({
+      name: z.string(),
+      path: z.string(),
+      created: z.boolean(),
+      /** The file's first SENTINEL_CONTENT_KEPT characters, when it was created as a file. */
+      content: z.string().nullable().optional(),
+    }),
+  ),
   toolsOffered: z.array(z.string()),
   toolCalls: z.array(
     z.object({
@@ -44,6 +78,8 @@ export const observationSchema = z.object({
       resultText: z.string(),
       /** Claude Code transcript permissionDecision.decision, when recorded. */
       permissionDecision: z.string().nullable(),
+      /** Its place in the script, 1-based across every turn's calls (absent in older records). */
+      call: z.number().int().optional(),
     }),
   ),
   /** Claude Code: the prompt record's permissionMode; Codex: the turn context's approval policy. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { UsageError } from "../../core/errors.js";
 import { canonicalCliName, probeCliNameSchema, unsupportedCli } from "./clis.js";
 import { type Fixture, fixtureSchema } from "./fixture.js";
+import { launchEnvProblems, launchEnvSchema } from "./launch-env.js";
 import { type Script, scriptSchema, sentinelNames } from "./script.js";
 
 export { type ProbeCliName, probeCliNameSchema } from "./clis.js";
@@ -26,8 +27,10 @@ export const launchSchema = z.union([
     node: z.record(z.string(), z.unknown()),
     /** Run flags of the reference orchestrator. */
     acceptLoadedUserConfig: z.boolean().default(false),
+    /** Variables this arm sets or removes (absent: the cell's and the driver's only). */
+    env: launchEnvSchema.optional(),
   }),
-  z.strictObject({ argv: z.array(z.string()) }),
+  z.strictObject({ argv: z.array(z.string()), env: launchEnvSchema.optional() }),
 ]);
 export type Launch = z.infer<typeof launchSchema>;
 
@@ -47,6 +50,12 @@ export const probeSpecSchema = z
     timeoutMs: z.number().int().positive().default(60_000),
   })
   .superRefine((spec, ctx) => {
+    for (const problem of launchEnvProblems(spec.launch.env))
+      ctx.addIssue({
+        code: "custom",
+        path: ["launch", "env", ...problem.path],
+        message: problem.message,
+      });
     const used = sentinelNames(spec.script);
     for (const name of unusedSentinelPlacements(spec.fixture, spec.script)) {
       ctx.addIssue({

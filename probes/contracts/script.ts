@@ -42,3 +42,13 @@ export function sentinelNames(script: Script): string[] {
   for (const match of JSON.stringify(script.turns).matchAll(SENTINEL_RE)) names.add(match[1] ?? "");
   return [...names];
 }
+
+/** Every scripted call in script order: its 1-based place across turns, its turn and its place in the turn. */
+export function scriptCalls(script: Script): { call: number; turn: number; position: number }[] {
+  const out: { call: number; turn: number; position: number }[] = [];
+  script.turns.forEach((turn, t) => {
+    if ("calls" in turn)
+      turn.calls.forEach((_c, position) => out.push({ call: out.length + 1, turn: t, position }));
+  });
+  return out;
+}

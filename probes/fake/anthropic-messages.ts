@@ -14,6 +14,7 @@ import {
   list,
   record,
   resultText,
+  type WireEntry,
   type WireProtocol,
   type WireResult,
 } from "./wire.js";
@@ -241,6 +242,20 @@ function sections(body: unknown): BodySections {
   };
 }
 
+// A system-role entry inside `messages` (Claude Code 2.1.200+) keeps its role here.
+function entries(body: unknown): WireEntry[] {
+  const b = record(body);
+  return [
+    { location: "system", role: null, text: JSON.stringify(b.system ?? "") },
+    ...list(b.messages).map((m) => ({
+      location: "messages" as const,
+      role: typeof record(m).role === "string" ? String(record(m).role) : null,
+      text: JSON.stringify(m),
+    })),
+    { location: "tools", role: null, text: JSON.stringify(b.tools ?? []) },
+  ];
+}
+
 function isAgentRequest(r: CapturedRequest): boolean {
   return (
     r.path.split("?")[0] === ROUTE && !isHelperAnswer(r.answer) && !isClassifierRequest(r.body)
@@ -269,6 +284,7 @@ export const anthropicMessages: WireProtocol = {
     respond(script, naming, helpers, path, body),
   isAgentRequest,
   sections,
+  entries,
   offeredTools: offered,
   findResult,
 };

@@ -13,6 +13,7 @@ import {
   list,
   record,
   resultText,
+  type WireEntry,
   type WireProtocol,
   type WireResult,
 } from "./wire.js";
@@ -170,6 +171,27 @@ function isAgentRequest(r: CapturedRequest): boolean {
   return r.path.split("?")[0] === ROUTE && !isHelperAnswer(r.answer);
 }
 
+// The same split as `sections`, one input item at a time, each with its role (or its type).
+function entries(body: unknown): WireEntry[] {
+  const b = record(body);
+  const out: WireEntry[] = [
+    { location: "system", role: null, text: JSON.stringify(b.instructions ?? "") },
+  ];
+  for (const raw of list(b.input)) {
+    const item = record(raw);
+    const role = typeof item.role === "string" ? item.role : null;
+    const location =
+      item.type === "additional_tools"
+        ? "tools"
+        : item.type === "message" && ["developer", "system"].includes(String(item.role))
+          ? "system"
+          : "messages";
+    out.push({ location, role: location === "tools" ? null : role, text: JSON.stringify(raw) });
+  }
+  out.push({ location: "tools", role: null, text: JSON.stringify(b.tools ?? []) });
+  return out;
+}
+
 function findResult(requests: readonly CapturedRequest[], id: string): WireResult | null {
   for (const request of requests.filter(isAgentRequest)) {
     for (const item of list(record(request.body).input)) {
@@ -192,6 +214,7 @@ export const openaiResponses: WireProtocol = {
   responder,
   isAgentRequest,
   sections,
+  entries,
   offeredTools,
   findResult,
 };

@@ -48,6 +48,14 @@ export interface WireResult {
 /** The parts of a request body a marker can be found in, each as JSON text. */
 export type BodySections = Record<Exclude<MarkerLocation, "transcript">, string>;
 
+/** One entry of a request body as JSON text: its section and, where the section has them, its role. */
+export interface WireEntry {
+  location: Exclude<MarkerLocation, "transcript">;
+  /** A message's role (`user`, `system`, a Codex `developer` item …); null for a section without roles. */
+  role: string | null;
+  text: string;
+}
+
 /** A fake model API. */
 export interface WireProtocol {
   /** e.g. `anthropic-messages`; recorded beside the requests. */
@@ -61,10 +69,23 @@ export interface WireProtocol {
   isAgentRequest: (request: CapturedRequest) => boolean;
   /** The system prompt, messages and tool definitions of a body. */
   sections: (body: unknown) => BodySections;
+  /** The same body entry by entry, with roles (absent: the three sections, each without a role). */
+  entries?: (body: unknown) => WireEntry[];
   /** The tool names one request body offers, in order. */
   offeredTools: (body: unknown) => string[];
   /** The result the CLI sent back for call `id`, in the first request that carries it. */
   findResult: (requests: readonly CapturedRequest[], id: string) => WireResult | null;
+}
+
+/** A body's entries through the protocol's `entries`, or its three sections without roles. */
+export function bodyEntries(wire: WireProtocol, body: unknown): WireEntry[] {
+  if (wire.entries !== undefined) return wire.entries(body);
+  const sections = wire.sections(body);
+  return (["system", "messages", "tools"] as const).map((location) => ({
+    location,
+    role: null,
+    text: sections[location],
+  }));
 }
 
 /** The calls the fake issued during a spawn, from the captured requests, first issue of each id. */

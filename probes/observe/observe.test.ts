@@ -1,3 +1,7 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 import { claudeCodeDriver } from "../drivers/claude-code.js";
@@ -5,7 +9,14 @@ import { codexDriver } from "../drivers/codex.js";
 import { anthropicMessages } from "../fake/anthropic-messages.js";
 import { openaiResponses } from "../fake/openai-responses.js";
 import type { CapturedRequest } from "../fake/server.js";
-import { markerSightings, observe, toolsOffered } from "./observe.js";
+import {
+  markerOccurrences,
+  markerSightings,
+  observe,
+  scriptPlaces,
+  sentinelContent,
+  toolsOffered,
+} from "./observe.js";
 
 const req = (body: unknown, path = "/v1/messages?beta=true"): CapturedRequest => ({
   method: "POST",
@@ -182,5 +193,73 @@ describe("observations from captured requests", () => {
       resultText: '{"exit_code":0,"output":""}',
     });
     expect(facts.sandboxPolicy).toBe("workspace-write");
+  });
+});
+
+describe("per-request sightings, call places and sentinel contents", () => {
+  const twice = req({
+    system: "sys",
+    messages: [
+      { role: "system", content: "# Environment R-MARK" },
+      {
+        role: "user",
+        content:
+          "Contents of /p/CLAUDE.md (project instructions): R-MARK\n\nContents of /p/w/CLAUDE.md (project instructions): R-MARK",
+      },
+    ],
+    tools: [],
+  });
+
+  it("counts each occurrence per agent request, section and role, leaving the classifier out", () => {
+    const seen = markerOccurrences(anthropicMessages, [classifier, twice, twice], "R-MARK");
+    expect(seen.map(({ contexts: _c, ...rest }) => rest)).toEqual([
+      { request: 0, location: "messages", role: "system", count: 1 },
+      { request: 0, location: "messages", role: "user", count: 2 },
+      { request: 1, location: "messages", role: "system", count: 1 },
+      { request: 1, location: "messages", role: "user", count: 2 },
+    ]);
+    expect(seen[1]?.contexts[0]?.before).toContain("(project instructions): ");
+  });
+
+  it("keeps Codex's developer items as system with their role", () => {
+    const seen = markerOccurrences(openaiResponses, [req(codexBody, "/v1/responses")], "DEV-MARK");
+    expect(seen.map((s) => [s.location, s.role, s.count])).toEqual([["system", "developer", 1]]);
+  });
+
+  it("numbers issued calls in script order across turns", () => {
+    const script = {
+      turns: [
+        { calls: [{ shell: "a" }, { shell: "b" }] },
+        { text: "t" },
+        { calls: [{ shell: "c" }] },
+      ],
+      final: "done",
+      classifier: "allow" as const,
+    };
+    const issued = (id: string, turn: number) => ({ id, turn, name: "Bash", input: {} });
+    const places = scriptPlaces(
+      [
+        { ...twice, issued: [issued("x0", 0), issued("x1", 0)] },
+        { ...twice, issued: [issued("x2", 2)] },
+      ],
+      script,
+    );
+    expect([...places]).toEqual([
+      ["x0", 1],
+      ["x1", 2],
+      ["x2", 3],
+    ]);
+  });
+
+  it("reads a created sentinel's text, and nothing for a missing file or a directory", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "witness-sentinel-"));
+    try {
+      await writeFile(join(dir, "S"), "verdict: sandboxed\n");
+      expect(sentinelContent(join(dir, "S"))).toBe("verdict: sandboxed\n");
+      expect(sentinelContent(join(dir, "missing"))).toBeNull();
+      expect(sentinelContent(dir)).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,12 +1,26 @@
 // Observation extraction: what reached the model, what the CLI offered and what actually ran.
 // Everything CLI-specific comes from the driver: the wire protocol's views, the outcome rule.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 
-import type { MarkerLocation, Observation } from "../contracts/observation.js";
+import {
+  type MarkerLocation,
+  type Observation,
+  SENTINEL_CONTENT_KEPT,
+  type Sighting,
+  SIGHTING_CONTEXT,
+  SIGHTING_CONTEXTS_KEPT,
+} from "../contracts/observation.js";
+import { type Script, scriptCalls } from "../contracts/script.js";
 import type { ProbeDriver, TranscriptFacts } from "../drivers/driver.js";
-import type { CapturedRequest } from "../fake/server.js";
+import type { CapturedRequest, IssuedCall } from "../fake/server.js";
 import { sideRequestSummary } from "../fake/side-routes.js";
-import { HELPER_ANSWER, isHelperAnswer, issuedCalls, type WireProtocol } from "../fake/wire.js";
+import {
+  bodyEntries,
+  HELPER_ANSWER,
+  isHelperAnswer,
+  issuedCalls,
+  type WireProtocol,
+} from "../fake/wire.js";
 
 const LOCATIONS = ["system", "messages", "tools", "transcript"] as const;
 
@@ -29,6 +43,82 @@ export function markerSightings(
   }
   if (transcript.includes(value)) seen.add("transcript");
   return LOCATIONS.filter((l) => seen.has(l));
+}
+
+/**
+ * Every occurrence of a marker value in the agent requests, per request, section and role, with
+ * the text around the first few occurrences (for `near`). Side requests are not counted.
+ */
+export function markerOccurrences(
+  wire: WireProtocol,
+  requests: readonly CapturedRequest[],
+  value: string,
+): Sighting[] {
+  const out: Sighting[] = [];
+  requests
+    .filter((r) => wire.isAgentRequest(r))
+    .forEach((request, index) => {
+      const byPlace = new Map<string, Sighting>();
+      for (const entry of bodyEntries(wire, request.body)) {
+        let at = entry.text.indexOf(value);
+        while (at !== -1) {
+          const key = `${entry.location}\u0000${entry.role ?? ""}`;
+          let sighting = byPlace.get(key);
+          if (sighting === undefined) {
+            sighting = {
+              request: index,
+              location: entry.location,
+              role: entry.role,
+              count: 0,
+              contexts: [],
+            };
+            byPlace.set(key, sighting);
+            out.push(sighting);
+          }
+          sighting.count += 1;
+          if (sighting.contexts.length < SIGHTING_CONTEXTS_KEPT)
+            sighting.contexts.push({
+              before: entry.text.slice(Math.max(0, at - SIGHTING_CONTEXT.before), at),
+              after: entry.text.slice(
+                at + value.length,
+                at + value.length + SIGHTING_CONTEXT.after,
+              ),
+            });
+          at = entry.text.indexOf(value, at + value.length);
+        }
+      }
+    });
+  return out;
+}
+
+/** A created sentinel file's first characters; null when nothing (or a directory) is there. */
+export function sentinelContent(path: string): string | null {
+  try {
+    if (!statSync(path).isFile()) return null;
+    return readFileSync(path, "utf8").slice(0, SENTINEL_CONTENT_KEPT);
+  } catch {
+    return null;
+  }
+}
+
+/** Each issued call's 1-based place in the script (turn, then its place in the reply that issued it). */
+export function scriptPlaces(
+  requests: readonly CapturedRequest[],
+  script: Script,
+): Map<string, number> {
+  const places = new Map<string, number>();
+  const calls = scriptCalls(script);
+  const seen = new Set<string>();
+  for (const request of requests) {
+    const issued: readonly IssuedCall[] = request.issued ?? [];
+    issued.forEach((call, position) => {
+      if (seen.has(call.id)) return;
+      seen.add(call.id);
+      const place = calls.find((c) => c.turn === call.turn && c.position === position);
+      if (place !== undefined) places.set(call.id, place.call);
+    });
+  }
+  return places;
 }
 
 /** Tool names the agent requests offered, in first-seen order. */
@@ -58,6 +148,8 @@ export interface ObserveInput {
   markers: readonly { name: string; value: string; planted: string[] }[];
   sentinels: readonly { name: string; path: string }[];
   transcript: TranscriptFacts;
+  /** The script the fake played, to number the calls in script order. */
+  script?: Script;
 }
 
 /** The request-, file- and transcript-derived fields of an Observation. */
@@ -76,6 +168,8 @@ export function observe(
   | "helperCalls"
 > {
   const { driver, requests, transcript } = input;
+  const places =
+    input.script === undefined ? new Map<string, number>() : scriptPlaces(requests, input.script);
   return {
     requestCount: requests.length,
     sideRequests: sideRequestSummary(requests),
@@ -83,8 +177,12 @@ export function observe(
     markers: input.markers.map((m) => ({
       ...m,
       seenIn: markerSightings(driver.wire, requests, transcript.rawText, m.value),
+      sightings: markerOccurrences(driver.wire, requests, m.value),
     })),
-    sentinels: input.sentinels.map((s) => ({ ...s, created: existsSync(s.path) })),
+    sentinels: input.sentinels.map((s) => {
+      const created = existsSync(s.path);
+      return created ? { ...s, created, content: sentinelContent(s.path) } : { ...s, created };
+    }),
     toolsOffered: toolsOffered(driver.wire, requests),
     // The calls the fake actually issued during this spawn, as it recorded them.
     toolCalls: issuedCalls(requests).map((call) => {
@@ -97,6 +195,7 @@ export function observe(
         outcome: driver.outcome(result, decision),
         resultText: result?.text ?? "",
         permissionDecision: decision,
+        ...(places.has(call.id) ? { call: places.get(call.id) } : {}),
       };
     }),
     permissionMode: transcript.permissionMode,
