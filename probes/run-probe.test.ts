@@ -25,42 +25,42 @@ const request = (
   body: unknown = null,
 ): CapturedRequest => ({ method, path, headers: {}, body, answer });
 const plain = scriptSchema.parse({});
-const hanging = scriptSchema.parse({ turns: [{ fault: { hang: true } }] });
 
 describe("spawn faults", () => {
   it("finds none in a spawn that reached the fake server and finished", () => {
-    expect(spawnFaults(plain, ok, [request("final")])).toEqual([]);
+    expect(spawnFaults(ok, [request("final")])).toEqual([]);
   });
 
   it("reports a CLI that never started and a spawn that sent no request", () => {
-    expect(spawnFaults(plain, { ...ok, exitCode: null, spawnError: "ENOENT" }, [])).toEqual([
+    expect(spawnFaults({ ...ok, exitCode: null, spawnError: "ENOENT" }, [])).toEqual([
       "cli-not-started: ENOENT",
       "no-request: no model request reached the fake server",
     ]);
   });
 
   it("counts a spawn that sent only side traffic as one that never asked the model", () => {
-    expect(spawnFaults(plain, ok, [request("side", "/api/hello", "HEAD")])).toEqual([
+    expect(spawnFaults(ok, [request("side", "/api/hello", "HEAD")])).toEqual([
       "no-request: no model request reached the fake server (only side traffic: HEAD /api/hello)",
     ]);
   });
 
-  it("reports a timeout unless the script asked the server to hang", () => {
-    const timedOut = { ...ok, exitCode: null, signal: "SIGTERM", timedOut: true };
-    expect(spawnFaults(plain, timedOut, [request("final")])).toEqual([
-      "timeout: the CLI did not finish in time",
-    ]);
-    expect(spawnFaults(hanging, timedOut, [request("fault:hang")])).toEqual([]);
+  it("excuses a timeout only when the fake server played the scripted hang", () => {
+    const timedOut = { ...ok, exitCode: null, signal: "SIGKILL", timedOut: true };
+    const timeout = ["timeout: the CLI did not finish in time"];
+    expect(spawnFaults(timedOut, [request("final")])).toEqual(timeout);
+    expect(spawnFaults(timedOut, [request("fault:hang")])).toEqual([]);
+    // The script hangs on turn 2, but the CLI was killed while turn 1 was being answered.
+    expect(spawnFaults(timedOut, [request("turn:0")])).toEqual(timeout);
   });
 
   it("does not count side traffic as a fault, answered or not", () => {
     const side = [request("side", "/api/hello", "HEAD"), request("not-found", "/health", "GET")];
-    expect(spawnFaults(plain, ok, [...side, request("final")])).toEqual([]);
+    expect(spawnFaults(ok, [...side, request("final")])).toEqual([]);
   });
 
   it("reports a model call on a route the fake does not serve, naming it", () => {
     const chat = request("not-found", "/v1/chat/completions", "POST", { model: "m", messages: [] });
-    expect(spawnFaults(plain, ok, [request("final"), chat])).toEqual([
+    expect(spawnFaults(ok, [request("final"), chat])).toEqual([
       "unserved-model-request: POST /v1/chat/completions (the fake serves no such route)",
     ]);
   });
@@ -68,7 +68,7 @@ describe("spawn faults", () => {
   it("reports a refused flag in the CLI's words instead of a missing request", () => {
     const failed = { ...ok, exitCode: 1 };
     const rejected = { flag: "--tools", message: "error: unknown option '--tools'" };
-    expect(spawnFaults(plain, failed, [], { cli: "claude-code 1.0.128", rejected })).toEqual([
+    expect(spawnFaults(failed, [], { cli: "claude-code 1.0.128", rejected })).toEqual([
       "claude-code 1.0.128 rejected `--tools`: error: unknown option '--tools'",
     ]);
   });

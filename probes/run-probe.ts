@@ -18,7 +18,7 @@ import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
 import { applyLaunchEnv } from "./contracts/launch-env.js";
 import { type Observation, observationSchema } from "./contracts/observation.js";
 import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
-import { type Script, sentinelNames } from "./contracts/script.js";
+import { sentinelNames } from "./contracts/script.js";
 import type { RejectedArgv } from "./drivers/driver.js";
 import { driverFor } from "./drivers/index.js";
 import { renderNodeLaunch } from "./drivers/node-launch.js";
@@ -45,17 +45,17 @@ export interface RunProbeOptions {
 const TAIL = 4000;
 const tail = (text: string) => (text.length > TAIL ? text.slice(-TAIL) : text);
 
-function hasFault(script: Script, kind: "hang"): boolean {
-  return script.turns.some((t) => "fault" in t && kind in t.fault);
-}
+/** The answer the fake server records when it played a scripted hang. */
+export const HANG_PLAYED = "fault:hang";
 
 /**
  * Infrastructure problems in a finished spawn, each a short line naming what went wrong (empty:
  * the spawn is evidence). Side traffic is not one; a model call the fake could not serve is, and
- * so is a flag the CLI refused (`rejected`, the driver's reading of its stderr).
+ * so is a flag the CLI refused (`rejected`, the driver's reading of its stderr). A timeout is
+ * excused only when the fake server actually played a scripted hang: a spawn killed before it
+ * reached that turn timed out on its own.
  */
 export function spawnFaults(
-  script: Script,
   result: ExecResult,
   requests: readonly CapturedRequest[],
   context: { cli?: string; rejected?: RejectedArgv | null } = {},
@@ -70,7 +70,7 @@ export function spawnFaults(
     const side = requests.length === 0 ? "" : ` (only side traffic: ${sideList(requests)})`;
     faults.push(`no-request: no model request reached the fake server${side}`);
   }
-  if (result.timedOut && !hasFault(script, "hang"))
+  if (result.timedOut && !requests.some((r) => r.answer === HANG_PLAYED))
     faults.push("timeout: the CLI did not finish in time");
   for (const r of model) {
     if (r.answer === NOT_FOUND_ANSWER)
@@ -185,7 +185,7 @@ export async function runProbe(
         script: spec.script,
       }),
       rejectedArgv: rejected,
-      faults: spawnFaults(spec.script, result, requests, {
+      faults: spawnFaults(result, requests, {
         cli: `${spec.cli.name} ${cli.version}`,
         rejected,
       }),
