@@ -23,7 +23,7 @@ function median(values: readonly number[]): number {
 const LOOP = `i=0
 while [ $i -lt ${CALLS} ]; do
   if [ -n "$2" ]; then printf '%s' "$2" | "$1" -p "hello world" --model opus --output-format stream-json >/dev/null
-  else "$1" -p "hello world" --model opus --output-format stream-json </dev/null >/dev/null; fi
+  else "$1" -p "hello world" --model opus --output-format stream-json \${3:+--settings "$3"} </dev/null >/dev/null; fi
   i=$((i + 1))
 done`;
 
@@ -31,7 +31,12 @@ interface Row {
   name: string;
   program: string;
   stdin: string;
+  /** Give the call secrets to redact: a token in a header variable and in a JSON argv value. */
+  secrets?: boolean;
 }
+
+const SECRET_ENV = { ANTHROPIC_CUSTOM_HEADERS: "Authorization: Bearer tok_abcdefgh12345678" };
+const SECRET_SETTINGS = '{"env":{"API_TOKEN":"tok-1234567890"}}';
 
 export default async function benchShims(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "witness-bench-shims-"));
@@ -53,6 +58,12 @@ export default async function benchShims(): Promise<string> {
       { name: "direct target", program: target, stdin: "" },
       { name: "scripted shim", program: join(dir, "claude"), stdin: "" },
       { name: "pass-through shim", program: join(dir, "claude-pass"), stdin: "" },
+      {
+        name: "scripted shim, secrets to redact",
+        program: join(dir, "claude"),
+        stdin: "",
+        secrets: true,
+      },
       { name: "direct target, prompt on stdin", program: target, stdin: prompt },
       { name: "scripted shim, prompt on stdin", program: join(dir, "claude"), stdin: prompt },
       {
@@ -69,8 +80,8 @@ export default async function benchShims(): Promise<string> {
         bench.add(row.name, async () => {
           const r = await runProcess({
             file: "/bin/sh",
-            args: ["-c", LOOP, "loop", row.program, row.stdin],
-            env: {},
+            args: ["-c", LOOP, "loop", row.program, row.stdin, row.secrets ? SECRET_SETTINGS : ""],
+            env: row.secrets ? SECRET_ENV : {},
             cwd: dir,
           });
           if (r.exitCode !== 0) throw new Error(`${row.name}: loop failed: ${r.stderr}`);
@@ -93,6 +104,8 @@ export default async function benchShims(): Promise<string> {
       `from one \`sh\` loop with argv \`-p "hello world" --model opus --output-format stream-json\``,
       `(time / ${CALLS}). Figures are the median over rounds of each round's median; "added" is taken`,
       `within each round against the direct case. The target is \`${target}\`. Goal: at most 3 ms added.`,
+      `The secrets case adds \`--settings ${SECRET_SETTINGS}\` and a bearer token in`,
+      "`ANTHROPIC_CUSTOM_HEADERS`: the cost of the shim's redaction by value.",
       "",
       "| case | median per call (ms) | added over direct (ms) |",
       "|---|---:|---:|",

@@ -141,3 +141,37 @@ describe("runProtocol", () => {
     expect(seen).toEqual([controller.signal]);
   });
 });
+
+describe("secrets in a record", () => {
+  const key = `sk-ant-api03-${"x9".repeat(12)}`;
+  const spawned = (): ProbeFn => () =>
+    Promise.resolve(
+      observation({
+        argv: ["claude", "--settings", '{"env":{"API_TOKEN":"tok-1234"}}', "-p", "hi"],
+        env: {
+          HOME: "/tmp/cell/home",
+          // Already redacted by the cell: a second pass must keep the true length.
+          ANTHROPIC_API_KEY: "<redacted:30>",
+          ANTHROPIC_CUSTOM_HEADERS: "Authorization: Bearer abcdefgh12345678",
+          HTTPS_PROXY: "http://bob:s3cretpw@10.0.0.1:3128",
+        },
+        stdoutTail: `the key is ${key}`,
+      }),
+    );
+
+  it("are redacted once, with their true length, by name and by value", async () => {
+    const record = await runProtocol(locked(), { probe: spawned() });
+    const o = record.arms[0]?.spawns[0]?.observation;
+    expect(o?.env).toEqual({
+      HOME: "/tmp/cell/home",
+      ANTHROPIC_API_KEY: "<redacted:30>",
+      ANTHROPIC_CUSTOM_HEADERS: "Authorization: Bearer <redacted:16>",
+      HTTPS_PROXY: "http://bob:<redacted:8>@10.0.0.1:3128",
+    });
+    expect(o?.argv[2]).toBe('{"env":{"API_TOKEN":"<redacted:8>"}}');
+    expect(o?.stdoutTail).toBe(`the key is <redacted:${key.length}>`);
+    const text = JSON.stringify(record);
+    for (const secret of [key, "tok-1234", "abcdefgh12345678", "s3cretpw"])
+      expect(text).not.toContain(secret);
+  });
+});

@@ -1,13 +1,16 @@
 import { arch, cpus, platform, release } from "node:os";
 
-import { redactEnv } from "../core/child-env.js";
 import { firstLine } from "../core/error-text.js";
 import { InternalError } from "../core/errors.js";
 import { evaluatePredicate } from "../prereg/evaluate.js";
 import { predicateLabel } from "../prereg/predicate.js";
 import type { Arm } from "../prereg/protocol.js";
 import type { LockCheck } from "../prereg/verify.js";
-import { type Observation, observationSchema } from "../probes/contracts/observation.js";
+import {
+  type Observation,
+  observationSchema,
+  redactObservation,
+} from "../probes/contracts/observation.js";
 import { type CliRef, type ProbeSpec, probeSpecSchema } from "../probes/contracts/probe-spec.js";
 import { runPool } from "./pool.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
@@ -76,7 +79,8 @@ async function runSpawn(
       predicates: [],
     };
   }
-  observation = { ...observation, env: redactEnv(observation.env) };
+  // The probe cell is injectable: redact again (a second pass changes nothing already redacted).
+  observation = redactObservation(observation);
   const predicates = arm.expect.map((p) => ({
     label: predicateLabel(p),
     ...evaluatePredicate(p, observation),

@@ -1,6 +1,7 @@
 // Live: the detector, fed what a real CLI's tool child sees (its env and /proc/self/status), reads
 // a full-access session as full access and a sandboxed one as sandboxed.
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 
@@ -39,6 +40,26 @@ function toolOutput(name: ProbeCliName, resultText: string): string {
   return typeof parsed.output === "string" ? parsed.output : "";
 }
 
+/** Every string in a JSON value, depth first. */
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(strings);
+  return [];
+}
+
+/**
+ * The tool child's output as the CLI sent it back to the fake model, read from the kept cell's
+ * captured requests: the observation redacts it (the session ids are secret-named variables).
+ */
+async function capturedToolOutput(cell: string): Promise<string> {
+  const requests = JSON.parse(await readFile(join(cell, "requests.json"), "utf8")) as unknown;
+  // The command itself names SPLIT too; only the output holds the status it printed.
+  const found = strings(requests).find((t) => t.includes(SPLIT) && t.includes("NoNewPrivs"));
+  if (found === undefined) throw new Error(`no captured request holds the tool child's output`);
+  return found;
+}
+
 /** Runs the pinned CLI with `argv`, has its shell tool print what it sees, and runs the detector on that. */
 async function accessSeenBy(
   ctx: TestContext,
@@ -46,6 +67,7 @@ async function accessSeenBy(
   argv: string[],
 ): Promise<ParentAccess> {
   clis.need(ctx, name);
+  let cell = "";
   const observation = await runProbe(
     {
       cli: PINNED[name],
@@ -59,12 +81,20 @@ async function accessSeenBy(
       timeoutMs: 60_000,
     },
     // Plain loopback: the network namespace is witness's own wrapper, not the vendor's sandbox.
-    { cacheDir: clis.cacheDir, keep: true, noNetns: true, onCellKept: (dir) => kept.push(dir) },
+    {
+      cacheDir: clis.cacheDir,
+      keep: true,
+      noNetns: true,
+      onCellKept: (dir) => {
+        kept.push(dir);
+        cell = dir;
+      },
+    },
   );
   expect(observation.faults, observation.stderrTail).toEqual([]);
   const call = observation.toolCalls[0];
   expect(call?.outcome, call?.resultText).toBe("ran");
-  const view = childView(toolOutput(name, call?.resultText ?? ""));
+  const view = childView(toolOutput(name, await capturedToolOutput(cell)));
   return detectParentAccess({
     env: view.env,
     platform: "linux",

@@ -2,7 +2,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { buildChildEnv, redactEnv } from "../core/child-env.js";
+import { buildChildEnv } from "../core/child-env.js";
 import { errorMessage } from "../core/error-text.js";
 import { type ExecResult, runProcess } from "../core/exec.js";
 import { parseWith } from "../core/read-input.js";
@@ -16,7 +16,7 @@ import {
 } from "./cell/cell.js";
 import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
 import { applyLaunchEnv } from "./contracts/launch-env.js";
-import { type Observation, observationSchema } from "./contracts/observation.js";
+import { type Observation, observationSchema, redactObservation } from "./contracts/observation.js";
 import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
 import { sentinelNames } from "./contracts/script.js";
 import type { RejectedArgv } from "./drivers/driver.js";
@@ -166,10 +166,10 @@ export async function runProbe(
       result.exitCode !== 0 && !requests.some((r) => !isSideRequest(r))
         ? (driver.rejectedArgv?.(result.stderr) ?? null)
         : null;
-    return observationSchema.parse({
+    const observation = observationSchema.parse({
       cli: { name: spec.cli.name, version: cli.version },
       argv: [cli.bin, ...args],
-      env: redactEnv(env),
+      env,
       cwd: cell.workspace,
       isolation: slot ? "netns" : "loopback-config",
       exitCode: result.exitCode,
@@ -192,6 +192,7 @@ export async function runProbe(
       stdoutTail: tail(result.stdout),
       stderrTail: tail(result.stderr),
     });
+    return redactObservation(observation);
   } finally {
     await Promise.all([server?.close(), slot?.release()]);
     dispose(cell, options);

@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 
+import { canonicalHash } from "../../core/canonical.js";
 import { RefusalError, UsageError } from "../../core/errors.js";
 import { newRunContext, type ParentAccessDetector } from "../parent-access/parent-access.js";
 import { planLaunch } from "../plan/plan-launch.js";
@@ -92,7 +93,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunSumma
 export async function resumeWorkflow(options: ResumeWorkflowOptions): Promise<RunSummary> {
   const stateDir = resolve(options.stateDir);
   const state = await readState(stateDir);
-  const loaded = checkWorkflow(state.workflow, statePath(stateDir));
+  const loaded = await recordedWorkflow(state, stateDir);
   const projectConfig =
     state.projectConfigFile === undefined
       ? undefined
@@ -102,6 +103,18 @@ export async function resumeWorkflow(options: ResumeWorkflowOptions): Promise<Ru
     if (node?.status !== "succeeded") state.nodes[id] = { status: "pending" };
   }
   return execute(state, stateDir, loaded, projectConfig, options, true);
+}
+
+// A workflow recorded with secrets redacted is re-read from its file, which must be unchanged.
+async function recordedWorkflow(state: RunState, stateDir: string): Promise<LoadedWorkflow> {
+  if (state.workflowHash === undefined) return checkWorkflow(state.workflow, statePath(stateDir));
+  const loaded = await readWorkflow(state.workflowFile);
+  if (canonicalHash(loaded.workflow) !== state.workflowHash)
+    throw new UsageError(
+      `${state.workflowFile}: changed since the run started, and ${statePath(stateDir)} holds it with secrets redacted; start a new run`,
+    );
+  state.workflow = loaded.workflow;
+  return loaded;
 }
 
 async function execute(

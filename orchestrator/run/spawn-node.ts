@@ -4,6 +4,7 @@ import { join } from "node:path";
 
 import { buildChildEnv } from "../../core/child-env.js";
 import { runProcess } from "../../core/exec.js";
+import { redactArgv } from "../../core/redact.js";
 import type { LaunchPlan } from "../plan/launch-types.js";
 import type { EventLog } from "./events.js";
 import { materializeHomeOverlay } from "./home-overlay.js";
@@ -49,7 +50,8 @@ export async function spawnNode(plan: LaunchPlan, context: SpawnContext): Promis
     nodeId: id,
     adapter: plan.adapter,
     file: plan.file,
-    args: plan.args,
+    // The log is evidence to read, not a replay: a secret in the argv is redacted.
+    args: redactArgv(plan.args),
     access: plan.access,
     ambient: plan.ambient,
   });

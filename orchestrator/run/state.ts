@@ -4,10 +4,12 @@ import { join } from "node:path";
 import { z } from "zod";
 
 import { writeFileAtomic } from "../../core/atomic.js";
+import { canonicalHash } from "../../core/canonical.js";
 import { UsageError } from "../../core/errors.js";
 import { errnoCode } from "../../core/fs-errors.js";
 import { makeDirs } from "../../core/make-dirs.js";
 import { readInput } from "../../core/read-input.js";
+import { redactStrings } from "../../core/redact.js";
 import { toolPolicySchema } from "../policy/tool-policy.js";
 import { ambientContextSchema, workflowSpecSchema } from "../spec/schemas.js";
 
@@ -39,7 +41,10 @@ export type NodeState = z.infer<typeof nodeStateSchema>;
 export const runStateSchema = z.strictObject({
   version: z.literal(1),
   workflowFile: z.string(),
+  /** The workflow, with secret-shaped values redacted (docs in orchestrator/README.md). */
   workflow: workflowSpecSchema,
+  /** Set when redaction changed the recorded workflow: the hash of the file's own, for resume. */
+  workflowHash: z.string().optional(),
   projectConfigFile: z.string().optional(),
   cwd: z.string(),
   run: z.strictObject({ ambientContext: ambientContextSchema.optional() }),
@@ -53,6 +58,18 @@ export function statePath(stateDir: string): string {
   return join(stateDir, "state.json");
 }
 
+/**
+ * The state as written: a secret in the workflow (a token in a prompt) is redacted, and the hash
+ * of the unredacted workflow is kept so a resume can tell the workflow file is still the same.
+ */
+export function stateForDisk(state: RunState): RunState {
+  const workflow = redactStrings(state.workflow);
+  const rest = { ...state, workflow };
+  delete rest.workflowHash;
+  if (canonicalHash(workflow) === canonicalHash(state.workflow)) return rest;
+  return { ...rest, workflowHash: canonicalHash(state.workflow) };
+}
+
 /** Writes state.json atomically (temp file, then rename): a reader never sees half a file. */
 export async function writeState(stateDir: string, state: RunState): Promise<void> {
   try {
@@ -62,7 +79,7 @@ export async function writeState(stateDir: string, state: RunState): Promise<voi
       `cannot create the state directory ${stateDir} (${errnoCode(error, "unwritable")}); name one you can write to`,
     );
   }
-  await writeFileAtomic(statePath(stateDir), `${JSON.stringify(state, null, 2)}\n`);
+  await writeFileAtomic(statePath(stateDir), `${JSON.stringify(stateForDisk(state), null, 2)}\n`);
 }
 
 /** Reads and validates state.json; a missing or malformed file is an InputError. */

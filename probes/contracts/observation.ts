@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { redactArgv, redactEnv, redactStrings } from "../../core/redact.js";
+
 /** Where a marker was seen. */
 export const markerLocationSchema = z.enum(["system", "messages", "tools", "transcript"]);
 export type MarkerLocation = z.infer<typeof markerLocationSchema>;
@@ -107,3 +109,18 @@ export const observationSchema = z.object({
   stderrTail: z.string(),
 });
 export type Observation = z.infer<typeof observationSchema>;
+
+/**
+ * An observation with its secrets redacted, once: the environment by name and value, the argv
+ * (secret flags, JSON fields, key shapes), and every text the CLI printed or a tool returned.
+ */
+export function redactObservation(o: Observation): Observation {
+  return {
+    ...o,
+    argv: redactArgv(o.argv),
+    env: redactEnv(o.env),
+    toolCalls: redactStrings(o.toolCalls),
+    stdoutTail: redactStrings(o.stdoutTail),
+    stderrTail: redactStrings(o.stderrTail),
+  };
+}

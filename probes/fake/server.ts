@@ -4,8 +4,8 @@ import type { Socket } from "node:net";
 
 import { z } from "zod";
 
-import { isSecretName, redactValue } from "../../core/child-env.js";
 import { errorMessage } from "../../core/error-text.js";
+import { isSecretName, redactText, redactValue } from "../../core/redact.js";
 
 /** A tool call the fake model issued, as data: the id the CLI echoes back, and its turn. */
 export const issuedCallSchema = z.object({
@@ -56,13 +56,14 @@ export interface FakeServer {
 
 const SECRET_HEADERS = new Set(["authorization", "x-api-key", "proxy-authorization", "cookie"]);
 
-/** Redacts headers that carry credentials, keeping their length. */
+/** Redacts headers that carry credentials, and secret-shaped values in the rest, keeping their length. */
 export function redactHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, raw] of Object.entries(headers)) {
     if (raw === undefined) continue;
     const value = Array.isArray(raw) ? raw.join(", ") : raw;
-    out[name] = SECRET_HEADERS.has(name) || isSecretName(name) ? redactValue(value) : value;
+    out[name] =
+      SECRET_HEADERS.has(name) || isSecretName(name) ? redactValue(value) : redactText(value);
   }
   return out;
 }

@@ -32,6 +32,189 @@ function secret(name) {
   return toupper(name) ~ /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|COOKIE|SESSION_ID|AUTH/
 }
 
+# --- Redaction: the awk copy of core/redact.ts (a shim cannot start Node). The two are held to one
+# table (core/test/fixtures/redaction/cases.json); JSON is recognised by its brackets alone here.
+
+function is_token(v) { return v ~ /^<redacted:[0-9]+>$/ }
+
+function span(a, b, n) { if (b > a) { NS++; SA[NS] = a; SZ[NS] = b; SN[NS] = n } }
+
+# Every run of `re` in s at least `min` bytes long (exactly `take` bytes of it when take > 0), not
+# preceded by a byte of class `pre`; when `post` is set, the run must not be followed by it.
+function shapes(s, re, min, take, pre, post,    pos, st, len, rest) {
+  pos = 1
+  while (pos <= length(s)) {
+    rest = substr(s, pos)
+    if (!match(rest, re)) return
+    st = pos + RSTART - 1; len = RLENGTH
+    if (len >= min && (st == 1 || substr(s, st - 1, 1) !~ pre) && (post == "" || substr(s, st + len, 1) !~ post)) {
+      span(st, st + (take > 0 ? take : len), -1)
+      pos = st + len
+    } else pos = st + 1
+  }
+}
+
+function bearer(s,    low, pos, st, m, k, tok) {
+  low = tolower(s); pos = 1
+  while (pos <= length(low) && match(substr(low, pos), /(bearer|basic)[ \t]+[a-z0-9._~+\/=-]+/)) {
+    st = pos + RSTART - 1; m = substr(low, st, RLENGTH)
+    k = match(m, /[ \t]+/); tok = substr(m, k + RLENGTH)
+    if ((st == 1 || substr(low, st - 1, 1) !~ /[a-z0-9_]/) && length(tok) >= 8)
+      span(st + length(m) - length(tok), st + length(m), -1)
+    pos = st + 1
+  }
+}
+
+function url_password(s,    low, pos, st, m, k, c) {
+  low = tolower(s); pos = 1
+  while (pos <= length(low) && match(substr(low, pos), /[a-z][a-z0-9+.-]*:\/\/[^ \t\n\r\f\v:@\/]*:[^ \t\n\r\f\v@\/]+@/)) {
+    st = pos + RSTART - 1; m = substr(low, st, RLENGTH)
+    k = index(m, "://") + 3; c = index(substr(m, k), ":")
+    span(st + k + c - 1, st + length(m) - 1, -1)
+    pos = st + length(m)
+  }
+}
+
+function rtrim(v) { sub(/[ \t\f\v]+$/, "", v); return v }
+
+# Header (`Name: value`) and assignment (`NAME=value`) lines whose name is a secret's.
+function lines(s,    n, parts, i, off, line, name, v, at, q) {
+  n = split(s, parts, "\n"); off = 1
+  for (i = 1; i <= n; i++) {
+    line = parts[i]
+    if (index(line, "\r")) line = substr(line, 1, index(line, "\r") - 1)
+    if (match(line, /^[ \t]*[A-Za-z0-9_-]+[ \t]*:[ \t]*/)) {
+      at = RLENGTH + 1; name = substr(line, 1, RLENGTH); gsub(/[ \t:]/, "", name)
+      v = rtrim(substr(line, at))
+      if (tolower(name) ~ /^(authorization|proxy-authorization|cookie|set-cookie)$/ || secret(name)) {
+        if (match(tolower(v), /^(bearer|basic|digest)[ \t]+/)) { at += RLENGTH; v = substr(v, RLENGTH + 1) }
+        span(off + at - 1, off + at - 1 + length(v), -1)
+      }
+    }
+    if (match(line, /^[ \t]*export[ \t]+[A-Za-z_][A-Za-z0-9_.-]*[ \t]*=[ \t]*/) || match(line, /^[ \t]*[A-Za-z_][A-Za-z0-9_.-]*[ \t]*=[ \t]*/)) {
+      at = RLENGTH + 1; name = substr(line, 1, RLENGTH)
+      sub(/^[ \t]*(export[ \t]+)?/, "", name); sub(/[ \t]*=[ \t]*$/, "", name); sub(/^.*\./, "", name)
+      v = rtrim(substr(line, at))
+      q = substr(v, 1, 1)
+      if (length(v) >= 2 && (q == "\"" || q == "'") && substr(v, length(v), 1) == q) { at++; v = substr(v, 2, length(v) - 2) }
+      if (secret(name)) span(off + at - 1, off + at - 1 + length(v), -1)
+    }
+    off += length(parts[i]) + 1
+  }
+}
+
+# The byte length of a JSON string's decoded content (raw: the text between its quotes).
+function json_bytes(raw,    i, n, c, cp, lo) {
+  n = 0
+  for (i = 1; i <= length(raw); i++) {
+    c = substr(raw, i, 1)
+    if (c != "\\") { n++; continue }
+    c = substr(raw, i + 1, 1)
+    if (c != "u") { n++; i++; continue }
+    cp = hex(substr(raw, i + 2, 4)); i += 5
+    if (cp >= 55296 && cp < 56320 && substr(raw, i + 1, 2) == "\\u") {
+      lo = hex(substr(raw, i + 3, 4))
+      if (lo >= 56320 && lo < 57344) { n += 4; i += 6; continue }
+    }
+    n += cp < 128 ? 1 : cp < 2048 ? 2 : 3
+  }
+  return n
+}
+
+function hex(h,    i, v) {
+  v = 0
+  for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", tolower(substr(h, i, 1))) - 1
+  return v
+}
+
+# String values under secret-named keys of a JSON text, in place.
+function json_fields(s,    t, i, j, c, nt, ts, te) {
+  t = s; sub(/^[ \t\n\r]+/, "", t); sub(/[ \t\n\r]+$/, "", t)
+  if (t !~ /^[[{]/ || t !~ /[]}]$/) return
+  nt = 0; i = 1
+  while ((j = index(substr(s, i), "\"")) > 0) {
+    i += j - 1; nt++; ts[nt] = i
+    for (i++; i <= length(s); i++) {
+      c = substr(s, i, 1)
+      if (c == "\\") i++
+      else if (c == "\"") break
+    }
+    te[nt] = i; i++
+  }
+  for (j = 1; j < nt; j++) {
+    if (substr(s, te[j] + 1, ts[j + 1] - te[j] - 1) !~ /^[ \t\n\r]*:[ \t\n\r]*$/) continue
+    if (!secret(substr(s, ts[j] + 1, te[j] - ts[j] - 1))) continue
+    span(ts[j + 1] + 1, te[j + 1], json_bytes(substr(s, ts[j + 1] + 1, te[j + 1] - ts[j + 1] - 1)))
+  }
+}
+
+# Free text with each secret-shaped value replaced, once, by <redacted:N> (N its byte length).
+function redact(s,    i, j, k, pos, np, PA, PZ, PN, keep, out, at, t) {
+  if (s == "") return s
+  NS = 0
+  if (index(s, "sk-")) shapes(s, "sk-[A-Za-z0-9_-]+", 23, 0, "[A-Za-z0-9_-]", "")
+  if (index(s, "gh")) shapes(s, "gh[pousr]_[A-Za-z0-9]+", 24, 0, "[A-Za-z0-9_]", "")
+  if (index(s, "github_pat_")) shapes(s, "github_pat_[A-Za-z0-9_]+", 31, 0, "[A-Za-z0-9_]", "")
+  if (index(s, "AKIA") || index(s, "ASIA")) shapes(s, "(AKIA|ASIA)[0-9A-Z]+", 20, 0, "[A-Za-z0-9]", "[a-z]")
+  if (index(s, "xox")) shapes(s, "xox[abposr]-[A-Za-z0-9-]+", 15, 0, "[A-Za-z0-9]", "")
+  if (index(s, "AIza")) shapes(s, "AIza[0-9A-Za-z_-]+", 39, 39, "[A-Za-z0-9_-]", "")
+  if (tolower(s) ~ /bearer|basic/) bearer(s)
+  if (index(s, "://")) url_password(s)
+  if (index(s, ":") || index(s, "=")) lines(s)
+  if (index(s, "\"")) json_fields(s)
+  if (NS == 0) return s
+  # Earlier redactions are kept as they are: a find inside one is dropped.
+  np = 0; pos = 1
+  while ((j = index(substr(s, pos), "<redacted:")) > 0) {
+    at = pos + j - 1
+    if (match(substr(s, at), /^<redacted:[0-9]+>/)) { np++; PA[np] = at; PZ[np] = at + RLENGTH }
+    pos = at + 1
+  }
+  k = 0
+  for (i = 1; i <= NS; i++) {
+    keep = 1
+    for (j = 1; j <= np; j++) if (SA[i] < PZ[j] && PA[j] < SZ[i]) keep = 0
+    if (!keep) continue
+    k++; SA[k] = SA[i]; SZ[k] = SZ[i]; SN[k] = SN[i]
+  }
+  # Sorted by start (longest first), then merged: overlapping finds are one secret.
+  for (i = 2; i <= k; i++) for (j = i; j > 1 && (SA[j] < SA[j - 1] || (SA[j] == SA[j - 1] && SZ[j] > SZ[j - 1])); j--) {
+    t = SA[j]; SA[j] = SA[j - 1]; SA[j - 1] = t
+    t = SZ[j]; SZ[j] = SZ[j - 1]; SZ[j - 1] = t
+    t = SN[j]; SN[j] = SN[j - 1]; SN[j - 1] = t
+  }
+  out = ""; at = 1; np = 0
+  for (i = 1; i <= k; i++) {
+    if (np > 0 && SA[i] < PZ[np]) {
+      if (SZ[i] > PZ[np]) { PZ[np] = SZ[i]; PN[np] = -1 }
+      else if (SA[i] != PA[np] || SZ[i] != PZ[np]) PN[np] = -1
+      continue
+    }
+    np++; PA[np] = SA[i]; PZ[np] = SZ[i]; PN[np] = SN[i]
+  }
+  for (i = 1; i <= np; i++) {
+    out = out substr(s, at, PA[i] - at) "<redacted:" (PN[i] >= 0 ? PN[i] : PZ[i] - PA[i]) ">"
+    at = PZ[i]
+  }
+  return out substr(s, at)
+}
+
+function secret_flag(a,    w, n) {
+  if (a !~ /^--?[A-Za-z][A-Za-z0-9_-]*$/) return 0
+  n = split(a, w, /[-_]/)
+  return tolower(w[n]) ~ /^(key|apikey|token|secret|password|passwd|credential|credentials|cookie)$/
+}
+
+function redact_arg(i,    a, k, f) {
+  a = ARGV[i]
+  if (i > 1 && secret_flag(ARGV[i - 1]) && substr(a, 1, 1) != "-") return is_token(a) ? a : "<redacted:" length(a) ">"
+  if (match(a, /^--?[A-Za-z][A-Za-z0-9_-]*=/) && RLENGTH < length(a)) {
+    f = substr(a, 1, RLENGTH - 1); k = substr(a, RLENGTH + 1)
+    if (secret_flag(f)) return f "=" (is_token(k) ? k : "<redacted:" length(k) ">")
+  }
+  return redact(a)
+}
+
 # The whole file, newlines included (the shell appended one marker byte "x" to stdin copies).
 function slurp(file,    line, out, first) {
   out = ""; first = 1
@@ -50,7 +233,7 @@ function bytes_of(file,    line, n) {
 
 BEGIN {
   out = "{\"v\":1,\"shim\":\"" esc(ENVIRON["__W_NAME"]) "\",\"argv\":["
-  for (i = 1; i < ARGC; i++) out = out (i > 1 ? "," : "") "\"" esc(ARGV[i]) "\""
+  for (i = 1; i < ARGC; i++) out = out (i > 1 ? "," : "") "\"" esc(redact_arg(i)) "\""
   out = out "],\"cwd\":\"" esc(slurp(ENVIRON["__W_CWD_FILE"])) "\",\"env\":{"
   re = ENVIRON["__W_ENV_RE"]
   sep = ""
@@ -61,7 +244,7 @@ BEGIN {
       if (ENVIRON["__W_LCALL_SET"] == "") continue
       v = ENVIRON["__W_LCALL"]
     }
-    if (secret(k)) v = "<redacted:" length(v) ">"
+    v = secret(k) && !is_token(v) ? "<redacted:" length(v) ">" : redact(v)
     out = out sep "\"" esc(k) "\":\"" esc(v) "\""
     sep = ","
   }
