@@ -120,6 +120,8 @@ export function redactObservation(o: Observation): Observation {
     argv: redactArgv(o.argv),
     env: redactEnv(o.env),
     toolCalls: redactStrings(o.toolCalls),
+    rejectedArgv: redactStrings(o.rejectedArgv),
+    faults: redactStrings(o.faults),
     stdoutTail: redactStrings(o.stdoutTail),
     stderrTail: redactStrings(o.stderrTail),
   };
