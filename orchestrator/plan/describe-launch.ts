@@ -64,7 +64,7 @@ export function launchPlanLines(plan: LaunchPlan): string[] {
     ...(plan.homeOverlay === undefined
       ? []
       : [
-          `home overlay: ${plan.homeOverlay.variable} mirrors ${plan.homeOverlay.source} without ${plan.homeOverlay.exclude.join(", ")}`,
+          `home overlay: ${plan.homeOverlay.variable}${plan.homeOverlay.mirrorInto === undefined ? "" : `/${plan.homeOverlay.mirrorInto}`} mirrors ${plan.homeOverlay.source} without ${plan.homeOverlay.exclude.join(", ")}`,
         ]),
     `access: ${plan.access.mode} (${plan.access.reason}): ${plan.access.explanation}`,
     `ambient_context: ${plan.ambient.value} (${plan.ambient.source})`,

@@ -25,6 +25,11 @@ export interface HomeOverlay {
   source: string;
   /** Entry names left out of the mirror. */
   exclude: string[];
+  /**
+   * Where in the materialized directory the mirror goes (GEMINI_CLI_HOME names a home whose
+   * `.gemini` is the mirror); the directory itself when absent.
+   */
+  mirrorInto?: string;
 }
 
 /** Everything planLaunch needs to render one node. */

@@ -14,7 +14,8 @@ import {
 import { renderClaude } from "../render/claude-code.js";
 import { renderCodex } from "../render/codex.js";
 import { disclosureFor } from "../render/disclosure.js";
-import { renderCursor, renderGeminiLike, renderOpencode, renderPi } from "../render/others.js";
+import { renderGemini, renderQwen } from "../render/gemini-qwen.js";
+import { renderCursor, renderOpencode, renderPi } from "../render/others.js";
 import type { Rendered, RenderInput } from "../render/render-input.js";
 import type { Diagnostic } from "../spec/diagnostics.js";
 import { resolveNode, type SpecSource } from "../spec/resolve-node.js";
@@ -37,9 +38,9 @@ function render(input: RenderInput): Rendered {
     case "cursor":
       return renderCursor(input);
     case "gemini":
-      return renderGeminiLike(input, "gemini");
+      return renderGemini(input);
     case "qwen":
-      return renderGeminiLike(input, "qwen");
+      return renderQwen(input);
   }
 }
 

@@ -1,4 +1,4 @@
-// opencode, pi, Cursor, Gemini CLI and Qwen Code argv: model, prompt, and what each can render.
+// opencode, pi and Cursor argv: model, prompt, and what each can render (Gemini CLI and Qwen Code: gemini-qwen.ts).
 import { join } from "node:path";
 
 import { piAmbientFiles, piAppendedPrompt } from "../policy/ambient-context.js";
@@ -43,12 +43,4 @@ export function renderCursor(input: RenderInput): Rendered {
     env: {},
     diagnostics: common(input, ["effort", "filesystem"]),
   };
-}
-
-/** Gemini CLI and Qwen Code share a shape: `-m <model> -p <prompt>`. */
-export function renderGeminiLike(input: RenderInput, file: "gemini" | "qwen"): Rendered {
-  const args: string[] = [];
-  if (input.node.model !== undefined) args.push("-m", input.node.model);
-  args.push("-p", input.prompt);
-  return { file, args, env: {}, diagnostics: common(input, ["effort", "filesystem"]) };
 }

@@ -5,12 +5,16 @@ import { join } from "node:path";
 import { hasErrno } from "../../core/fs-errors.js";
 import type { HomeOverlay } from "../plan/launch-types.js";
 
-/** Creates `targetDir` and links every entry of `overlay.source` into it except the excluded names. */
+/**
+ * Creates `targetDir` and links every entry of `overlay.source` into it (or into its
+ * `mirrorInto` subdirectory) except the excluded names.
+ */
 export async function materializeHomeOverlay(
   overlay: HomeOverlay,
   targetDir: string,
 ): Promise<void> {
-  await mkdir(targetDir, { recursive: true });
+  const mirror = overlay.mirrorInto === undefined ? targetDir : join(targetDir, overlay.mirrorInto);
+  await mkdir(mirror, { recursive: true });
   let entries: string[];
   try {
     entries = await readdir(overlay.source);
@@ -22,6 +26,6 @@ export async function materializeHomeOverlay(
   const excluded = new Set(overlay.exclude);
   for (const name of entries) {
     if (excluded.has(name)) continue;
-    await symlink(join(overlay.source, name), join(targetDir, name));
+    await symlink(join(overlay.source, name), join(mirror, name));
   }
 }
