@@ -185,7 +185,17 @@ describe("ADR 0002: isolation is a ceiling, ambient_context a request", () => {
 });
 
 describe("Codex translation", () => {
-  const base = ["exec", "--sandbox", "workspace-write", "-c", 'approval_policy="never"'];
+  const base = [
+    "exec",
+    "--sandbox",
+    "workspace-write",
+    "-c",
+    'approval_policy="never"',
+    "-c",
+    "sandbox_workspace_write.exclude_slash_tmp=true",
+    "-c",
+    "sandbox_workspace_write.exclude_tmpdir_env_var=true",
+  ];
   const docsOff = ["-c", "project_doc_max_bytes=0"];
   it.each([
     ["none", [...base, ...docsOff, "go"], true],

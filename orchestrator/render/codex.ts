@@ -34,6 +34,18 @@ function codexHomeSource(input: RenderInput): string {
   return join(home, ".codex");
 }
 
+/**
+ * What `filesystem: workspace-write` adds to Codex's own workspace-write: its default writable
+ * roots are the workspace, /tmp and $TMPDIR (record 0008), so without these a "workspace" sandbox
+ * lets a command write anywhere under /tmp. With both, only the workspace is writable.
+ */
+export const CODEX_WORKSPACE_ONLY = [
+  "-c",
+  "sandbox_workspace_write.exclude_slash_tmp=true",
+  "-c",
+  "sandbox_workspace_write.exclude_tmpdir_env_var=true",
+];
+
 /** Renders a Codex launch: `codex exec ... <prompt>`. */
 export function renderCodex(input: RenderInput): Rendered {
   const { node, policy } = input;
@@ -45,6 +57,7 @@ export function renderCodex(input: RenderInput): Rendered {
       ? "danger-full-access"
       : (input.filesystem ?? "workspace-write");
   const args = ["exec", "--sandbox", sandbox, "-c", 'approval_policy="never"'];
+  if (sandbox === "workspace-write") args.push(...CODEX_WORKSPACE_ONLY);
   if (isolated) args.push(...CODEX_ISOLATION);
   else if (ambient.projectDocsOff) args.push("-c", "project_doc_max_bytes=0");
   const asksForProjectDocs = input.ambient.value === "workspace" || input.ambient.value === "all";
