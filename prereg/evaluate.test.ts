@@ -14,6 +14,7 @@ const obs = observation({
     { name: "NOT", path: "/tmp/s/NOT", created: false },
   ],
   toolsOffered: ["Bash", "Read"],
+  sideRequests: [{ method: "HEAD", path: "/api/hello", status: 200, count: 1 }],
   toolCalls: [
     {
       id: "1",
@@ -78,6 +79,13 @@ const table: [unknown, boolean][] = [
   [{ kind: "permission-mode", equals: "bypassPermissions" }, false],
   [{ kind: "sandbox-policy", equals: "workspace-write" }, true],
   [{ kind: "sandbox-policy", equals: "read-only" }, false],
+  [{ kind: "side-request-seen" }, true],
+  [{ kind: "side-request-seen", method: "HEAD", path: "/api/hello" }, true],
+  [{ kind: "side-request-seen", path: "/" }, false],
+  [{ kind: "side-request-seen", method: "GET" }, false],
+  [{ kind: "side-request-absent", path: "/" }, true],
+  [{ kind: "side-request-absent" }, false],
+  [{ kind: "side-request-absent", method: "HEAD", path: "/api/hello" }, false],
 ];
 
 describe("evaluatePredicate", () => {
@@ -171,6 +179,20 @@ describe("evaluatePredicate", () => {
     });
     expect(unknown.error?.issues[0]?.message).toBe(
       "expected one of ran, denied, no-such-tool, error, or a non-empty list of them",
+    );
+  });
+
+  it("judges side traffic on a spawn that had none, and labels the check", () => {
+    const quiet = observation();
+    const absent = predicateSchema.parse({ kind: "side-request-absent" });
+    expect(evaluatePredicate(absent, quiet)).toEqual({
+      pass: true,
+      explanation: "0 side request seen (side requests: none)",
+    });
+    const seen = predicateSchema.parse({ kind: "side-request-seen", method: "HEAD", path: "/" });
+    expect(predicateLabel(seen)).toBe("side-request-seen HEAD /");
+    expect(predicateSchema.safeParse({ kind: "side-request-seen", path: "api" }).success).toBe(
+      false,
     );
   });
 });

@@ -167,6 +167,24 @@ function equalsResult(
   };
 }
 
+function sideRequestResult(
+  p: Extract<Predicate, { kind: "side-request-seen" | "side-request-absent" }>,
+  obs: Observation,
+): PredicateResult {
+  const matching = obs.sideRequests.filter(
+    (s) =>
+      (p.method === undefined || s.method === p.method) &&
+      (p.path === undefined || s.path === p.path),
+  );
+  const count = matching.reduce((n, s) => n + s.count, 0);
+  const all = obs.sideRequests.map((s) => `${s.method} ${s.path} ×${s.count}`).join(", ");
+  const wanted = [p.method, p.path].filter((x) => x !== undefined).join(" ") || "side request";
+  return {
+    pass: p.kind === "side-request-seen" ? count > 0 : count === 0,
+    explanation: `${count} ${wanted} seen (side requests: ${all || "none"})`,
+  };
+}
+
 /** Evaluates one predicate from the observation alone. */
 export function evaluatePredicate(p: Predicate, obs: Observation): PredicateResult {
   switch (p.kind) {
@@ -203,5 +221,8 @@ export function evaluatePredicate(p: Predicate, obs: Observation): PredicateResu
       return equalsResult("permission mode", obs.permissionMode, p.equals);
     case "sandbox-policy":
       return equalsResult("sandbox policy", obs.sandboxPolicy, p.equals);
+    case "side-request-seen":
+    case "side-request-absent":
+      return sideRequestResult(p, obs);
   }
 }

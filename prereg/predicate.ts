@@ -172,6 +172,21 @@ const sandboxPolicySchema = z.strictObject({
   equals: z.string().min(1),
 });
 
+/**
+ * Side traffic (requests besides the model calls): seen, or not, matching `method` and `path`
+ * when given (the path without its query string); with neither, any side request at all.
+ */
+const sideRequestSeenSchema = z.strictObject({
+  kind: z.literal("side-request-seen"),
+  method: z.string().min(1).optional(),
+  path: z.string().startsWith("/", "expected a path starting with /").optional(),
+});
+const sideRequestAbsentSchema = z.strictObject({
+  kind: z.literal("side-request-absent"),
+  method: z.string().min(1).optional(),
+  path: z.string().startsWith("/", "expected a path starting with /").optional(),
+});
+
 /** One declared expected outcome, evaluated against a single spawn's observation. */
 export const predicateSchema = z.discriminatedUnion("kind", [
   markerPresentSchema,
@@ -187,6 +202,8 @@ export const predicateSchema = z.discriminatedUnion("kind", [
   exitCodeSchema,
   permissionModeSchema,
   sandboxPolicySchema,
+  sideRequestSeenSchema,
+  sideRequestAbsentSchema,
 ]);
 export type Predicate = z.infer<typeof predicateSchema>;
 
@@ -230,5 +247,8 @@ export function predicateLabel(p: Predicate): string {
     case "permission-mode":
     case "sandbox-policy":
       return `${p.kind} ${String(p.equals)}`;
+    case "side-request-seen":
+    case "side-request-absent":
+      return `${p.kind} ${[p.method, p.path].filter((x) => x !== undefined).join(" ") || "any"}`;
   }
 }
