@@ -9,7 +9,7 @@ import type { ProbeFn } from "../measurements/runner.js";
 import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
-import { marker, observation, protocolText } from "../test/support/observations.js";
+import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
 import { commit, git, put, tempGitRepo, witness } from "../test/support/witness-repo.js";
 import { gateAdrs } from "./gate.js";
 import { promoteAdr } from "./promote.js";
@@ -37,7 +37,12 @@ async function registerAndRun(names: string[]): Promise<string> {
   await commit(repo.dir, "register");
   await lockProtocol(REL, { cwd: repo.dir });
   await commit(repo.dir, "lock");
-  const [run] = await runProtocols({ cwd: repo.dir, all: true, probe: seeing(names) });
+  const [run] = await runProtocols({
+    cwd: repo.dir,
+    all: true,
+    install: noInstall,
+    probe: seeing(names),
+  });
   return run?.written.json ?? "";
 }
 
@@ -104,7 +109,7 @@ describe("the ADR gate", () => {
     expect(row.evidence[0]?.note).toContain(
       "1 record(s) of an earlier version of the protocol do not count",
     );
-    await runProtocols({ cwd: repo.dir, all: true, probe: seeing(["A", "B"]) });
+    await runProtocols({ cwd: repo.dir, all: true, install: noInstall, probe: seeing(["A", "B"]) });
     await commit(repo.dir, "record of the amended protocol");
     expect((await gate()).ok).toBe(true);
   });

@@ -159,3 +159,10 @@ export async function hasCommit(commit: string, cwd: string): Promise<boolean> {
 export function missingCommit(commit: string): string {
   return `commit ${commit.slice(0, 12)} is not in this clone (a shallow clone? fetch the full history: git fetch --unshallow)`;
 }
+
+/** Repository-relative paths of the files under `dir` in `commit` (default HEAD); [] without one. */
+export async function committedFiles(dir: string, cwd: string, commit = "HEAD"): Promise<string[]> {
+  const result = await runGit(["ls-tree", "-r", "--name-only", commit, "--", dir], { cwd });
+  if (result.exitCode !== 0) return [];
+  return result.stdout.split("\n").filter((l) => l !== "");
+}

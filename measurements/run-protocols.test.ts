@@ -7,7 +7,7 @@ import { RefusalError, UsageError } from "../core/errors.js";
 import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
-import { marker, observation, protocolText } from "../test/support/observations.js";
+import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
 import { commit, put, tempGitRepo } from "../test/support/witness-repo.js";
 import { diffRecords } from "./diff.js";
 import { recordSchema } from "./record.js";
@@ -45,6 +45,7 @@ describe("runProtocols", () => {
     const error = await runProtocols({
       cwd: repo.dir,
       files: [REL],
+      install: noInstall,
       probe: seeing(["A"]),
       out: out(),
     }).catch((e: unknown) => e);
@@ -59,6 +60,7 @@ describe("runProtocols", () => {
     const error = await runProtocols({
       cwd: repo.dir,
       all: true,
+      install: noInstall,
       probe: seeing(["A"]),
       out: out(),
     }).catch((e: unknown) => e);
@@ -76,6 +78,7 @@ describe("runProtocols", () => {
     const run = runProtocols({
       cwd: repo.dir,
       files: [REL],
+      install: noInstall,
       probe: seeing(["A"]),
       out: join(blocker, "records"),
     });
@@ -88,11 +91,15 @@ describe("runProtocols", () => {
     const [first] = await runProtocols({
       cwd: repo.dir,
       all: true,
+      install: noInstall,
       probe: seeing(["A"]),
       out: out(),
     });
     expect(first?.written.json).toBe(join(out(), "0001-demo-claude-code-2.1.332.json"));
-    expect(first?.reproduces).toBeNull();
+    expect(first?.reproduction).toEqual({
+      kind: "none",
+      why: "nothing committed to compare with: no record of protocol 0001 for this lock on claude-code@2.1.332",
+    });
     const before = await readFile(first?.written.json ?? "", "utf8");
     const record = recordSchema.parse(JSON.parse(before));
     expect(record.verdict).toBe("confirmed");
@@ -103,21 +110,23 @@ describe("runProtocols", () => {
     const [second] = await runProtocols({
       cwd: repo.dir,
       all: true,
+      install: noInstall,
       probe: seeing(["A"]),
       out: out(),
     });
     expect(second?.written.json).toBe(join(out(), "0001-demo-claude-code-2.1.332-2.json"));
-    expect(second?.reproduces).toBe(true);
+    // A record on disk is not the reference: only a committed one is.
+    expect(second?.reproduction.kind).toBe("none");
     expect(await readFile(first?.written.json ?? "", "utf8")).toBe(before);
 
     const [third] = await runProtocols({
       cwd: repo.dir,
       all: true,
+      install: noInstall,
       probe: seeing(["A", "B"]),
       out: out(),
     });
     expect(third?.written.json).toMatch(/-3\.json$/);
-    expect(third?.reproduces).toBe(false);
     const diff = diffRecords(record, third?.record ?? record);
     expect(diff[0]).toMatchObject({
       arm: "only",
@@ -138,17 +147,120 @@ describe("runProtocols", () => {
         : seeing(["A"])(spec, options);
     };
     await expect(
-      runProtocols({ cwd: repo.dir, all: true, probe, signal: controller.signal, out: out() }),
+      runProtocols({
+        cwd: repo.dir,
+        all: true,
+        install: noInstall,
+        probe,
+        signal: controller.signal,
+        out: out(),
+      }),
     ).rejects.toThrow();
     expect(await readdir(out())).toEqual([]);
   });
 
   it("asks for protocols or --all, not neither and not both", async () => {
-    await expect(runProtocols({ cwd: repo.dir, probe: seeing([]) })).rejects.toBeInstanceOf(
-      UsageError,
-    );
     await expect(
-      runProtocols({ cwd: repo.dir, all: true, files: [REL], probe: seeing([]) }),
+      runProtocols({ cwd: repo.dir, install: noInstall, probe: seeing([]) }),
     ).rejects.toBeInstanceOf(UsageError);
+    await expect(
+      runProtocols({
+        cwd: repo.dir,
+        all: true,
+        files: [REL],
+        install: noInstall,
+        probe: seeing([]),
+      }),
+    ).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it("compares with the committed record of the same lock and version, naming it and the spawn counts", async () => {
+    await lockProtocol(REL, { cwd: repo.dir });
+    const records = join(repo.dir, "docs", "measurements");
+    await runProtocols({ cwd: repo.dir, all: true, install: noInstall, probe: seeing(["A"]) });
+    await commit(repo.dir, "record 0001");
+    const [same] = await runProtocols({
+      cwd: repo.dir,
+      all: true,
+      install: noInstall,
+      probe: seeing(["A"]),
+      spawns: 1,
+    });
+    expect(same?.reproduction).toEqual({
+      kind: "compared",
+      committed: "docs/measurements/0001-demo-claude-code-2.1.332.json",
+      reproduces: true,
+      spawns: { committed: 2, now: 1 },
+    });
+    const [differs] = await runProtocols({
+      cwd: repo.dir,
+      all: true,
+      install: noInstall,
+      probe: seeing(["A", "B"]),
+    });
+    expect(differs?.reproduction).toMatchObject({
+      kind: "compared",
+      reproduces: false,
+      spawns: null,
+    });
+    expect((await readdir(records)).filter((n) => n.endsWith(".json"))).toHaveLength(3);
+  });
+
+  it("runs each --cli version on its CLI's protocols only, skipping the others with a line", async () => {
+    await put(
+      repo.dir,
+      "docs/prereg/0002-other.yaml",
+      protocolText({ id: "0002", slug: "other" }).replace("claude-code", "codex"),
+    );
+    await commit(repo.dir, "register 0002");
+    await lockProtocol(REL, { cwd: repo.dir });
+    await lockProtocol("docs/prereg/0002-other.yaml", { cwd: repo.dir });
+    const ran: string[] = [];
+    const installed: string[][] = [];
+    const skipped: string[] = [];
+    const probe: ProbeFn = (spec, options) => {
+      ran.push(`${spec.cli.name}@${spec.cli.version}`);
+      return seeing(["A"])(spec, options).then((o) => ({ ...o, cli: spec.cli }));
+    };
+    const runs = await runProtocols({
+      cwd: repo.dir,
+      all: true,
+      out: out(),
+      clis: [
+        { name: "claude-code", version: "2.1.282" },
+        { name: "claude-code", version: "2.1.332" },
+      ],
+      install: (refs) => {
+        installed.push(refs.map((r) => `${r.name}@${r.version}`));
+        return Promise.resolve();
+      },
+      onSkip: (line) => skipped.push(line),
+      probe,
+    });
+    expect(runs.map((r) => `${r.record.protocol.id} ${r.record.cli.version}`)).toEqual([
+      "0001 2.1.282",
+      "0001 2.1.332",
+    ]);
+    expect(installed).toEqual([["claude-code@2.1.282", "claude-code@2.1.332"]]);
+    expect(new Set(ran)).toEqual(new Set(["claude-code@2.1.282", "claude-code@2.1.332"]));
+    expect(skipped).toEqual([
+      "skipped 0002 other: it runs codex, and --cli names only claude-code",
+    ]);
+  });
+
+  it("stops before any spawn and writes nothing when an install fails", async () => {
+    await lockProtocol(REL, { cwd: repo.dir });
+    const install = () =>
+      Promise.reject(new UsageError("cannot install claude-code@2.1.282: offline"));
+    const run = runProtocols({
+      cwd: repo.dir,
+      all: true,
+      out: out(),
+      install,
+      probe: seeing(["A"]),
+    });
+    await expect(run).rejects.toThrow("offline");
+    expect(calls).toBe(0);
+    expect(await readdir(out())).toEqual([]);
   });
 });

@@ -32,7 +32,7 @@ export type ProbeFn = (spec: ProbeSpec, options: ProbeCallOptions) => Promise<Ob
 export interface RunProtocolOptions {
   /** The probe cell (default: `runProbe` from probes/, imported on first use). */
   probe?: ProbeFn;
-  /** Another version of the protocol's CLI to run (a maintainer's drift check). */
+  /** Another version of the protocol's CLI to run (a maintainer's drift check); never another CLI. */
   cli?: CliRef;
   /** Spawns per arm, overriding the protocol's. */
   spawns?: number;
@@ -116,6 +116,11 @@ export async function runProtocol(
   const probe = options.probe ?? (await defaultProbe());
   const spawns = options.spawns ?? protocol.spawns;
   const cli = options.cli ?? protocol.cli;
+  // Another CLI's version would launch this protocol's argv on the wrong binary.
+  if (cli.name !== protocol.cli.name)
+    throw new InternalError(
+      `${loaded.file}: protocol ${protocol.id} runs ${protocol.cli.name}, not ${cli.name}`,
+    );
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
   const tasks = protocol.arms.flatMap((arm) =>

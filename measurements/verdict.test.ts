@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 
+import { observation } from "../test/support/observations.js";
 import type { SpawnRecord } from "./record.js";
 import { armVerdict, overallVerdict, spawnStatus, tally } from "./verdict.js";
 
@@ -57,6 +58,19 @@ describe("armVerdict", () => {
     const v = armVerdict([spawn(1, [true]), spawn(2, [true], ["timeout: the CLI did not finish"])]);
     expect(v.verdict).toBe("inconclusive");
     expect(v.reasons).toEqual(["spawn 2: infrastructure fault: timeout: the CLI did not finish"]);
+  });
+
+  it("says once, in the CLI's words, that the version refused a flag, instead of a broken cell", () => {
+    const line = "claude-code 1.0.128 rejected `--tools`: error: unknown option '--tools'";
+    const refused = (i: number): SpawnRecord => ({
+      ...spawn(i, [false], [line]),
+      observation: observation({
+        rejectedArgv: { flag: "--tools", message: "error: unknown option '--tools'" },
+      }),
+    });
+    const v = armVerdict([refused(1), refused(2), refused(3)]);
+    expect(v.verdict).toBe("inconclusive");
+    expect(v.reasons).toEqual([`${line} (spawns 1, 2, 3)`]);
   });
 
   it("calls an arm without spawns inconclusive", () => {

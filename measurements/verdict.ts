@@ -21,12 +21,7 @@ export function armVerdict(spawns: readonly SpawnRecord[]): {
 } {
   const faulted = spawns.filter((s) => s.status === "fault");
   if (spawns.length === 0) return { verdict: "inconclusive", reasons: ["no spawn ran"] };
-  if (faulted.length > 0) {
-    return {
-      verdict: "inconclusive",
-      reasons: faulted.map((s) => `spawn ${s.index}: infrastructure fault: ${s.faults.join("; ")}`),
-    };
-  }
+  if (faulted.length > 0) return { verdict: "inconclusive", reasons: faultReasons(faulted) };
   const failing = (s: SpawnRecord): string[] =>
     s.predicates.filter((p) => !p.pass).map((p) => `${p.label}: ${p.explanation}`);
   if (spawns.every((s) => s.status === "as-expected")) {
@@ -55,6 +50,26 @@ export function armVerdict(spawns: readonly SpawnRecord[]): {
       ),
     ],
   };
+}
+
+// A flag the version refused is not a broken cell: say it once, in the CLI's words, with the spawns.
+function faultReasons(faulted: readonly SpawnRecord[]): string[] {
+  const rejections = new Map<string, number[]>();
+  const reasons: string[] = [];
+  for (const s of faulted) {
+    const rejected = s.observation?.rejectedArgv ?? null;
+    const line =
+      rejected === null ? null : s.faults.find((f) => f.includes(`\`${rejected.flag}\``));
+    if (line === undefined || line === null) {
+      reasons.push(`spawn ${s.index}: infrastructure fault: ${s.faults.join("; ")}`);
+      continue;
+    }
+    rejections.set(line, [...(rejections.get(line) ?? []), s.index]);
+  }
+  const said = [...rejections].map(
+    ([line, idx]) => `${line} (spawn${idx.length > 1 ? "s" : ""} ${idx.join(", ")})`,
+  );
+  return [...said, ...reasons];
 }
 
 /** Per predicate, how many spawns passed it. */

@@ -10,8 +10,10 @@ import {
   defaultCacheDir,
   ensureCli,
   listCli,
+  npmRelevantLine,
   parseReportedVersion,
 } from "./vendor-cache.js";
+import { installAll, nearestPublished, publishedVersions } from "./vendor-registry.js";
 
 const FAKE_NPM_DIR = join(import.meta.dirname, "test", "fixtures", "fake-npm");
 
@@ -82,7 +84,7 @@ describe("the vendor cache", () => {
     expect(await installs()).toHaveLength(1);
   });
 
-  it("survives two installs of the same version at once, leaving one complete copy", async () => {
+  it("installs a version once when two spawns ask for it at once, leaving one complete copy", async () => {
     const cacheDir = join(dir, "cache");
     const ref = { name: "codex", version: "0.171.0" } as const;
     const [a, b] = await Promise.all([
@@ -90,7 +92,7 @@ describe("the vendor cache", () => {
       ensureCli(ref, { cacheDir, env }),
     ]);
     expect(a.bin).toBe(b.bin);
-    expect(await installs()).toHaveLength(2);
+    expect(await installs()).toHaveLength(1);
     expect(await readdir(cacheDir)).toEqual(["codex@0.171.0"]);
     expect((await listCli({ cacheDir })).map((e) => `${e.name}@${e.reported}`)).toEqual([
       "codex@0.171.0",
@@ -101,7 +103,9 @@ describe("the vendor cache", () => {
     const cacheDir = join(dir, "cache");
     const failing = ensureCli({ name: "claude-code", version: "9.9.9" }, { cacheDir, env });
     await expect(failing).rejects.toBeInstanceOf(UsageError);
-    await expect(failing).rejects.toThrow(/No matching version found/);
+    await expect(failing).rejects.toThrow(
+      /from npm: notarget No matching version found for @anthropic-ai\/claude-code@9\.9\.9\.$/,
+    );
     expect(await readdir(cacheDir)).toEqual([]);
     expect(await cliPath({ name: "claude-code", version: "9.9.9" }, { cacheDir })).toBeNull();
   });
@@ -125,5 +129,62 @@ describe("the vendor cache", () => {
     expect(parseReportedVersion("2.1.332 (Claude Code)\n")).toBe("2.1.332");
     expect(parseReportedVersion("codex-cli 0.171.0\n")).toBe("0.171.0");
     expect(parseReportedVersion("no version here")).toBeNull();
+  });
+});
+
+describe("installing what a run needs, before any spawn", () => {
+  it("asks the registry once per CLI and installs each version once", async () => {
+    const cacheDir = join(dir, "cache");
+    const refs = [
+      { name: "claude-code", version: "2.1.282" },
+      { name: "claude-code", version: "2.1.332" },
+      { name: "claude-code", version: "2.1.282" },
+    ] as const;
+    const got = await installAll(refs, { cacheDir, env });
+    expect([...got.keys()]).toEqual(["claude-code@2.1.282", "claude-code@2.1.332"]);
+    expect(await installs()).toEqual([
+      "view @anthropic-ai/claude-code",
+      "install @anthropic-ai/claude-code@2.1.282",
+      "install @anthropic-ai/claude-code@2.1.332",
+    ]);
+    // Both cached now: no registry query, no install.
+    await installAll(refs, { cacheDir, env });
+    expect(await installs()).toHaveLength(3);
+  });
+
+  it("refuses a version never published, naming the nearest, and installs nothing", async () => {
+    const cacheDir = join(dir, "cache");
+    const run = installAll(
+      [
+        { name: "codex", version: "0.171.0" },
+        { name: "claude-code", version: "2.1.333" },
+      ],
+      { cacheDir, env },
+    );
+    await expect(run).rejects.toBeInstanceOf(UsageError);
+    await expect(run).rejects.toThrow(
+      "claude-code@2.1.333 was never published (@anthropic-ai/claude-code); nearest published: 2.1.332, 9.9.9",
+    );
+    expect((await installs()).filter((l) => l.startsWith("install"))).toEqual([]);
+  });
+
+  it("stops on an unreachable registry with npm's one relevant line", async () => {
+    const offline = { ...env, npm_config_witness_fake_offline: "1" };
+    const run = publishedVersions("codex", { env: offline });
+    await expect(run).rejects.toThrow(
+      /^cannot list @openai\/codex's versions from npm: network request to https:\/\/registry\.example\/x failed, reason: getaddrinfo ENOTFOUND registry\.example$/,
+    );
+  });
+
+  it("finds the releases on either side of a version, skipping pre-releases", () => {
+    const list = ["2.1.330", "2.1.331", "2.1.332", "2.1.340-beta.1", "2.1.341"];
+    expect(nearestPublished("2.1.335", list)).toEqual(["2.1.332", "2.1.341"]);
+    expect(nearestPublished("0.0.1", list)).toEqual(["2.1.330"]);
+  });
+
+  it("keeps npm's message and drops its code, errno and log-file lines", () => {
+    const stderr =
+      "npm error code E404\nnpm error 404 Not Found - GET https://r/x - Not found\nnpm error A complete log of this run can be found in: /root/.npm/_logs/x.log\n";
+    expect(npmRelevantLine(stderr)).toBe("404 Not Found - GET https://r/x - Not found");
   });
 });

@@ -76,7 +76,10 @@ const NPM_ALLOW = [
   "SSL_CERT_FILE",
   "SSL_CERT_DIR",
 ];
-function npmEnv(parent: Readonly<Record<string, string | undefined>>): Record<string, string> {
+/** The environment npm runs with: the allow-list above plus npm's own and proxy variables. */
+export function npmEnv(
+  parent: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
   const extra = Object.keys(parent).filter(
     (n) => n.startsWith("npm_config_") || n.toLowerCase().endsWith("_proxy"),
   );
@@ -100,10 +103,45 @@ async function reportVersion(bin: string, cwd: string, parent: VendorCacheOption
   }
 }
 
+/**
+ * The line of npm's error output that says what went wrong (`notarget No matching version …`,
+ * `network request to … failed …`), without the code/errno/log-file lines around it.
+ */
+export function npmRelevantLine(output: string): string {
+  const lines = output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const said = lines
+    .map((l) => l.replace(/^npm (error|ERR!)\s*/, ""))
+    .filter(
+      (l) =>
+        !/^(code|errno|syscall|signal)\b|^A complete log of this run|^Log files were not written|^\/.*\.log$/.test(
+          l,
+        ),
+    );
+  return said.find((l) => l !== "") ?? lines.at(-1) ?? "npm failed without a message";
+}
+
+// One install per cache entry in this process: concurrent spawns of one version share it.
+const pending = new Map<string, Promise<{ bin: string; version: string }>>();
+
 /** Installs `ref` into the cache unless present; returns its binary and the version it reports. */
-export async function ensureCli(
+export function ensureCli(
   ref: CliRef,
   options: VendorCacheOptions = {},
+): Promise<{ bin: string; version: string }> {
+  const key = entryDir(options.cacheDir ?? defaultCacheDir(options.env), ref);
+  const running = pending.get(key);
+  if (running !== undefined) return running;
+  const started = install(ref, options).finally(() => pending.delete(key));
+  pending.set(key, started);
+  return started;
+}
+
+async function install(
+  ref: CliRef,
+  options: VendorCacheOptions,
 ): Promise<{ bin: string; version: string }> {
   const cacheDir = options.cacheDir ?? defaultCacheDir(options.env);
   const dir = entryDir(cacheDir, ref);
@@ -141,8 +179,8 @@ export async function ensureCli(
       );
     }
     if (npm.exitCode !== 0) {
-      const said = (npm.stderr.trim() || npm.stdout.trim()).split("\n").slice(-8).join("\n");
-      throw new UsageError(`cannot install ${ref.name}@${ref.version} (${pkg}) from npm:\n${said}`);
+      const said = npmRelevantLine(npm.stderr.trim() || npm.stdout);
+      throw new UsageError(`cannot install ${ref.name}@${ref.version} (${pkg}) from npm: ${said}`);
     }
     const relBin = join("node_modules", ".bin", bin);
     if (!existsSync(join(staging, relBin))) {
@@ -176,6 +214,13 @@ export async function ensureCli(
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** True when `ref` is installed in the cache (no npm needed). */
+export async function isCached(ref: CliRef, options: VendorCacheOptions = {}): Promise<boolean> {
+  return (
+    (await readEntry(entryDir(options.cacheDir ?? defaultCacheDir(options.env), ref))) !== null
+  );
 }
 
 /** Every complete install in the cache, sorted by name@version. */

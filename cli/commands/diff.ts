@@ -5,12 +5,14 @@ import { handled } from "../exit.js";
 interface DiffArgs {
   a: string;
   b: string;
+  json: boolean;
 }
 
-/** `witness diff <a.json> <b.json>`: arm by arm, what changed between two records. */
+/** `witness diff <a.json> <b.json>`: arm by arm, what changed between two records; exit 1 on a changed verdict. */
 export const diffCommand: CommandModule<object, DiffArgs> = {
   command: "diff <a> <b>",
-  describe: "Show arm by arm what changed between two measurement records (e.g. two CLI versions)",
+  describe:
+    "Show arm by arm what changed between two records of one protocol (e.g. two CLI versions); exit 1 when a verdict changed",
   builder: (y) =>
     y
       .positional("a", {
@@ -22,24 +24,13 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
         type: "string",
         demandOption: true,
         describe: "the later record (.json)",
-      }),
+      })
+      .option("json", { type: "boolean", default: false, describe: "print the diff as JSON" }),
   handler: handled(async (args: DiffArgs) => {
     const { readRecord } = await import("../../measurements/write-record.js");
-    const { diffRecords } = await import("../../measurements/diff.js");
-    const a = await readRecord(args.a);
-    const b = await readRecord(args.b);
-    const out = [
-      `${a.protocol.id} ${a.cli.name}@${a.cli.version} -> ${b.protocol.id} ${b.cli.name}@${b.cli.version}`,
-      `overall: ${a.verdict} -> ${b.verdict}`,
-    ];
-    if (a.protocol.canonicalHash !== b.protocol.canonicalHash)
-      out.push("note: the records ran different versions of the protocol");
-    for (const d of diffRecords(a, b)) {
-      out.push(
-        `${d.changed ? "~" : " "} ${d.arm}: ${d.before === d.after ? d.before : `${d.before} -> ${d.after}`}`,
-      );
-      for (const p of d.predicates) out.push(`    ${p}`);
-    }
-    process.stdout.write(`${out.join("\n")}\n`);
+    const { compareRecords, renderDiff } = await import("../../measurements/diff.js");
+    const diff = compareRecords(await readRecord(args.a), await readRecord(args.b));
+    process.stdout.write(args.json ? `${JSON.stringify(diff, null, 2)}\n` : renderDiff(diff));
+    return diff.verdictChanged ? 1 : 0;
   }),
 };

@@ -2,7 +2,9 @@ import type { CommandModule } from "yargs";
 
 import { adrCommand } from "./adr.js";
 import { argvCommand } from "./argv.js";
+import { bisectCommand } from "./bisect.js";
 import { diffCommand } from "./diff.js";
+import { driftCommand } from "./drift.js";
 import { orchestrateCommand } from "./orchestrate.js";
 import { planCommand } from "./plan.js";
 import { preregCommand } from "./prereg.js";
@@ -19,6 +21,8 @@ export const commands: CommandModule<{}, any>[] = [
   preregCommand,
   adrCommand,
   diffCommand,
+  driftCommand,
+  bisectCommand,
   probeCommand,
   vendorsCommand,
   shimCommand,

@@ -1,7 +1,18 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
+import { lockProtocol } from "../../prereg/lock.js";
 import { protocolText } from "../../test/support/observations.js";
-import { commit, put, tempGitRepo, witness } from "../../test/support/witness-repo.js";
+import {
+  commit,
+  put,
+  tempGitRepo,
+  witness,
+  WITNESS_ROOT,
+  witnessWith,
+} from "../../test/support/witness-repo.js";
 
 let repo: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
@@ -25,6 +36,51 @@ describe("witness run (built CLI)", () => {
     const result = await witness(repo.dir, "run", ...args);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(message);
+  });
+
+  it("exits 2 on a --cli name no driver has, listing the supported names", async () => {
+    const result = await witness(repo.dir, "run", "--all", "--cli", "cursor@1.0.0");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      '--cli "cursor@1.0.0": no driver for a CLI named "cursor"; supported: claude-code, codex',
+    );
+  });
+
+  it("exits 2 on a version never published, naming the nearest, with nothing installed or written", async () => {
+    await lockProtocol("docs/prereg/0001-demo.yaml", { cwd: repo.dir });
+    const cache = join(repo.dir, "cache");
+    const fakeNpm = join(WITNESS_ROOT, "probes", "test", "fixtures", "fake-npm");
+    const result = await witnessWith({
+      cwd: repo.dir,
+      args: ["run", "--all", "--cli", "claude-code@2.1.333"],
+      env: { PATH: `${fakeNpm}:${process.env.PATH ?? ""}`, WITNESS_CACHE: cache },
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      "claude-code@2.1.333 was never published (@anthropic-ai/claude-code); nearest published: 2.1.332",
+    );
+    expect(await readdir(cache).catch(() => [])).toEqual([]);
+    expect(await readdir(join(repo.dir, "docs", "measurements"))).toEqual([]);
+  });
+
+  it.each([
+    ["claude-code@2.1.300..2.1.282", "the range is reversed (2.1.300 comes after 2.1.282)"],
+    ["claude-code@2.1.300..2.1.300", "the range's ends are equal"],
+    [
+      "claude-code@2.1.282..codex@0.171.0",
+      "both ends must be versions of one CLI (got claude-code and codex)",
+    ],
+    ["claude-code@2.1.282", "expected <cli>@<from>..<to>"],
+  ])("bisect exits 2 on --cli %s, installing nothing", async (range, message) => {
+    const cache = join(repo.dir, "cache");
+    const result = await witnessWith({
+      cwd: repo.dir,
+      args: ["bisect", "docs/prereg/0001-demo.yaml", "--cli", range],
+      env: { WITNESS_CACHE: cache },
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(await readdir(cache).catch(() => [])).toEqual([]);
   });
 
   it("refuses an unlocked protocol with exit 2, naming it and its hash", async () => {

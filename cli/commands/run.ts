@@ -1,6 +1,7 @@
 import type { CommandModule } from "yargs";
 
 import { UsageError } from "../../core/errors.js";
+import type { Reproduction } from "../../measurements/committed-record.js";
 import { handled } from "../exit.js";
 
 interface RunArgs {
@@ -11,7 +12,7 @@ interface RunArgs {
   keep: boolean;
   out?: string;
   cache?: string;
-  cli?: string;
+  cli?: string[];
 }
 
 function positiveInt(name: string, value: number | undefined): number | undefined {
@@ -19,6 +20,16 @@ function positiveInt(name: string, value: number | undefined): number | undefine
   if (!Number.isInteger(value) || value < 1)
     throw new UsageError(`--${name}: expected a positive integer; got ${String(value)}`);
   return value;
+}
+
+/** The line after a run that says how it compares with the committed record. */
+export function reproductionLine(r: Reproduction): string {
+  if (r.kind === "none") return r.why;
+  const spawns =
+    r.spawns === null
+      ? ""
+      : ` (spawn counts differ: ${r.spawns.committed} per arm committed, ${r.spawns.now} now)`;
+  return `${r.reproduces ? "reproduces the verdicts of" : "DIFFERS from the verdicts of"} the committed ${r.committed}${spawns}`;
 }
 
 /** `witness run <protocol>... | --all`: run registered protocols and write their records. */
@@ -48,13 +59,15 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option("cache", { type: "string", describe: "vendor CLI cache directory" })
       .option("cli", {
         type: "string",
-        describe: "run another version, e.g. claude-code@2.1.340",
+        array: true,
+        describe:
+          "run this version instead, for that CLI's protocols only (others are skipped); repeat for a version matrix, e.g. --cli claude-code@2.1.282 --cli claude-code@2.1.332",
       }),
   handler: handled(async (args: RunArgs) => {
     const { runProtocols } = await import("../../measurements/run-protocols.js");
     const { shownPath } = await import("../../core/display-path.js");
     const { parseCliRef } = await import("../../probes/contracts/probe-spec.js");
-    const cli = args.cli === undefined ? undefined : parseCliRef(args.cli);
+    const clis = args.cli?.map((text) => parseCliRef(String(text)));
     const controller = new AbortController();
     let signalled = 130;
     // Ctrl-C (and a polite kill) abort the spawns: no record is written, every cell is removed.
@@ -77,8 +90,9 @@ export const runCommand: CommandModule<object, RunArgs> = {
         onCellKept: (dir) => process.stderr.write(`kept cell: ${dir}\n`),
         out: args.out,
         cacheDir: args.cache,
-        cli,
+        clis,
         signal: controller.signal,
+        onSkip: (line) => process.stdout.write(`${line}\n`),
         onSpawn: tty
           ? (id, done, total, arm) =>
               process.stderr.write(`\r\x1b[K${id}: ${done}/${total} spawns (${arm})`)
@@ -98,13 +112,13 @@ export const runCommand: CommandModule<object, RunArgs> = {
         process.stdout.write(
           `  record: ${shownPath(run.written.json, cwd)} (.md, .csv beside it)\n`,
         );
-        if (run.reproduces !== null && run.written.previous !== null) {
-          const prev = shownPath(run.written.previous, cwd);
-          process.stdout.write(
-            `  ${run.reproduces ? "reproduces the verdicts of" : "DIFFERS from the verdicts of"} ${prev}\n`,
-          );
-        }
+        process.stdout.write(`  ${reproductionLine(run.reproduction)}\n`);
       }
+      const { driftTables, renderDriftMarkdown } = await import("../../measurements/drift.js");
+      const tables = driftTables(runs.map((run) => run.record)).filter(
+        (t) => t.versions.length > 1,
+      );
+      if (tables.length > 0) process.stdout.write(`\ndrift:\n\n${renderDriftMarkdown(tables)}`);
       return runs.every((run) => run.record.arms.every((a) => a.verdict === "confirmed")) ? 0 : 1;
     } catch (error) {
       if (controller.signal.aborted) {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { UsageError } from "../../core/errors.js";
+import { compareVersions } from "../../core/version-order.js";
 import { canonicalCliName, probeCliNameSchema, unsupportedCli } from "./clis.js";
 import { type Fixture, fixtureSchema } from "./fixture.js";
 import { launchEnvProblems, launchEnvSchema } from "./launch-env.js";
@@ -85,4 +86,40 @@ export function parseCliRef(text: string, what = "--cli"): CliRef {
     throw new UsageError(`${what} ${JSON.stringify(text)}: expected an exact version like 2.1.332`);
   }
   return result.data;
+}
+
+/** A range of one CLI's versions, `from` strictly before `to`. */
+export interface CliRange {
+  name: CliRef["name"];
+  from: string;
+  to: string;
+}
+
+/**
+ * Parses `claude-code@2.1.282..2.1.300` (the second end may repeat the name). A UsageError says
+ * what is wrong: the form, either end, ends of two different CLIs, or ends reversed or equal.
+ */
+export function parseCliRange(text: string, what = "--cli"): CliRange {
+  const form = "expected <cli>@<from>..<to>, e.g. claude-code@2.1.282..2.1.300";
+  const [left, right, ...rest] = text.split("..");
+  if (left === undefined || right === undefined || rest.length > 0 || right === "")
+    throw new UsageError(`${what} ${JSON.stringify(text)}: ${form}`);
+  const from = parseCliRef(left, what);
+  const to = right.includes("@")
+    ? parseCliRef(right, what)
+    : parseCliRef(`${from.name}@${right}`, what);
+  if (to.name !== from.name)
+    throw new UsageError(
+      `${what} ${JSON.stringify(text)}: both ends must be versions of one CLI (got ${from.name} and ${to.name})`,
+    );
+  const order = compareVersions(from.version, to.version);
+  if (order === 0)
+    throw new UsageError(
+      `${what} ${JSON.stringify(text)}: the range's ends are equal; expected <from> before <to>`,
+    );
+  if (order > 0)
+    throw new UsageError(
+      `${what} ${JSON.stringify(text)}: the range is reversed (${from.version} comes after ${to.version}); expected <from> before <to>`,
+    );
+  return { name: from.name, from: from.version, to: to.version };
 }

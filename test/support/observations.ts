@@ -68,3 +68,6 @@ arms:
       - { kind: ${overrides.expectB ?? "marker-absent"}, marker: B }
 `;
 }
+
+/** An installer for runs whose probe is a stand-in: there is no CLI to install. */
+export const noInstall = (): Promise<void> => Promise.resolve();

@@ -1,0 +1,125 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { UsageError } from "../core/errors.js";
+import { compareVersions } from "../core/version-order.js";
+import { lockProtocol } from "../prereg/lock.js";
+import { plantedMarkerNames } from "../probes/contracts/fixture.js";
+import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
+import { marker, observation, protocolText } from "../test/support/observations.js";
+import { commit, put, tempGitRepo } from "../test/support/witness-repo.js";
+import { bisect } from "./bisect.js";
+
+const REL = "docs/prereg/0001-demo.yaml";
+const PUBLISHED = [
+  "2.1.280",
+  "2.1.282",
+  "2.1.284",
+  "2.1.285-beta.1",
+  "2.1.286",
+  "2.1.290",
+  "2.1.300",
+  "2.1.310",
+];
+let repo: { dir: string; cleanup: () => Promise<void> };
+beforeEach(async () => {
+  repo = await tempGitRepo();
+  await put(repo.dir, REL, protocolText());
+  await commit(repo.dir, "register 0001");
+  await lockProtocol(REL, { cwd: repo.dir });
+});
+afterEach(() => repo.cleanup());
+
+// From 2.1.286 on, marker B reaches the model too, so the arm expecting it absent is refuted.
+const probe = (spec: ProbeSpec) => {
+  const seen = compareVersions(spec.cli.version, "2.1.286") >= 0 ? ["A", "B"] : ["A"];
+  return Promise.resolve(
+    observation({
+      cli: spec.cli,
+      markers: plantedMarkerNames(spec.fixture).map((n) =>
+        marker(n, seen.includes(n) ? ["system"] : []),
+      ),
+    }),
+  );
+};
+
+describe("bisect", () => {
+  it("finds the first version whose verdicts differ, installing only the versions it visits", async () => {
+    const installed: string[] = [];
+    const result = await bisect({
+      cwd: repo.dir,
+      file: REL,
+      range: { name: "claude-code", from: "2.1.282", to: "2.1.310" },
+      out: join(repo.dir, "records"),
+      probe,
+      published: () => Promise.resolve(PUBLISHED),
+      install: (refs) => {
+        installed.push(...refs.map((r) => r.version));
+        return Promise.resolve();
+      },
+    });
+    expect(result.candidates).toEqual([
+      "2.1.282",
+      "2.1.284",
+      "2.1.286",
+      "2.1.290",
+      "2.1.300",
+      "2.1.310",
+    ]);
+    expect(result.flip).toMatchObject({
+      before: { version: "2.1.284" },
+      after: { version: "2.1.286" },
+      arm: "only",
+      verdicts: { before: "confirmed", after: "refuted" },
+      predicate: "marker-absent B 2/2 -> 0/2",
+    });
+    expect(installed).toEqual(result.visited.map((v) => v.version));
+    expect(installed.length).toBeLessThan(result.candidates.length);
+    expect(
+      (await readdir(join(repo.dir, "records"))).filter((n) => n.endsWith(".json")),
+    ).toHaveLength(installed.length);
+  });
+
+  it("says there is no flip when both ends agree", async () => {
+    const result = await bisect({
+      cwd: repo.dir,
+      file: REL,
+      range: { name: "claude-code", from: "2.1.286", to: "2.1.310" },
+      out: join(repo.dir, "records"),
+      probe,
+      published: () => Promise.resolve(PUBLISHED),
+      install: () => Promise.resolve(),
+    });
+    expect(result.flip).toBeNull();
+    expect(result.visited.map((v) => v.version)).toEqual(["2.1.286", "2.1.310"]);
+  });
+
+  it("refuses an end never published, or a protocol of another CLI, before running anything", async () => {
+    let ran = 0;
+    const counting = (spec: ProbeSpec) => {
+      ran++;
+      return probe(spec);
+    };
+    const common = {
+      cwd: repo.dir,
+      file: REL,
+      out: join(repo.dir, "records"),
+      probe: counting,
+      published: () => Promise.resolve(PUBLISHED),
+      install: () => Promise.resolve(),
+    };
+    const unpublished = bisect({
+      ...common,
+      range: { name: "claude-code", from: "2.1.283", to: "2.1.300" },
+    });
+    await expect(unpublished).rejects.toThrow(
+      "claude-code@2.1.283 was never published (@anthropic-ai/claude-code); nearest published: 2.1.282, 2.1.284",
+    );
+    const other = bisect({ ...common, range: { name: "codex", from: "0.156.1", to: "0.171.0" } });
+    await expect(other).rejects.toBeInstanceOf(UsageError);
+    await expect(other).rejects.toThrow("protocol 0001 runs claude-code, not codex");
+    expect(ran).toBe(0);
+  });
+});

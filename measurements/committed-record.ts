@@ -1,0 +1,70 @@
+// What a run is compared with: the committed record of the same protocol, lock and CLI version,
+// read from git (HEAD), not whatever file happens to lie on disk.
+import { DOCS } from "../core/doc-paths.js";
+import { committedFiles, repoRoot, showAt } from "../core/git.js";
+import { sameVerdicts } from "./diff.js";
+import { type MeasurementRecord, recordSchema } from "./record.js";
+
+/** How a run compares with the committed record it repeats. */
+export type Reproduction =
+  | { kind: "none"; why: string }
+  | {
+      kind: "compared";
+      /** The committed record, repository-relative. */
+      committed: string;
+      reproduces: boolean;
+      /** Set when the two records ran different numbers of spawns (per arm). */
+      spawns: { committed: number; now: number } | null;
+    };
+
+/** The committed records (HEAD) of one protocol, lock and CLI version, oldest name first. */
+export async function committedRecordsOf(
+  record: MeasurementRecord,
+  cwd: string,
+): Promise<{ path: string; record: MeasurementRecord }[]> {
+  const root = await repoRoot(cwd);
+  const prefix = `${DOCS.measurements}/${record.protocol.id}-`;
+  const out: { path: string; record: MeasurementRecord }[] = [];
+  for (const path of await committedFiles(DOCS.measurements, root)) {
+    if (!path.startsWith(prefix) || !path.endsWith(".json")) continue;
+    const text = await showAt("HEAD", path, root);
+    let parsed;
+    try {
+      parsed = recordSchema.safeParse(JSON.parse(text ?? ""));
+    } catch {
+      continue;
+    }
+    if (!parsed.success) continue;
+    const r = parsed.data;
+    if (
+      r.protocol.canonicalHash === record.protocol.canonicalHash &&
+      r.cli.name === record.cli.name &&
+      r.cli.version === record.cli.version
+    )
+      out.push({ path, record: r });
+  }
+  // `0001-…-2.1.332.json` before `0001-…-2.1.332-2.json`: the first committed is the reference.
+  return out.sort((a, b) => a.path.length - b.path.length || a.path.localeCompare(b.path));
+}
+
+/** Compares `record` with the committed record of its protocol, lock and version, if any. */
+export async function compareWithCommitted(
+  record: MeasurementRecord,
+  cwd: string,
+): Promise<Reproduction> {
+  const [first] = await committedRecordsOf(record, cwd);
+  if (first === undefined) {
+    return {
+      kind: "none",
+      why: `nothing committed to compare with: no record of protocol ${record.protocol.id} for this lock on ${record.cli.name}@${record.cli.version}`,
+    };
+  }
+  const now = record.spawnsPerArm;
+  const committed = first.record.spawnsPerArm;
+  return {
+    kind: "compared",
+    committed: first.path,
+    reproduces: sameVerdicts(first.record, record),
+    spawns: now === committed ? null : { committed, now },
+  };
+}

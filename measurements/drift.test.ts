@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+
+import { observation } from "../test/support/observations.js";
+import { driftTables, renderDriftMarkdown } from "./drift.js";
+import type { MeasurementRecord } from "./record.js";
+
+function record(
+  version: string,
+  verdict: "confirmed" | "refuted" | "inconclusive",
+  extra: Partial<MeasurementRecord> = {},
+): MeasurementRecord {
+  const refused = observation({
+    rejectedArgv: { flag: "--tools", message: "error: unknown option '--tools'" },
+  });
+  return {
+    schema: "witness.record/1",
+    protocol: {
+      id: "0001",
+      slug: "demo",
+      title: "t",
+      adr: "0001",
+      hypothesis: "h",
+      file: "docs/prereg/0001-demo.yaml",
+      canonicalHash: "sha256:lock1",
+      bytesHash: "sha256:b",
+      lockCommit: "c",
+      lockedAt: "2026-01-01T00:00:00.000Z",
+    },
+    cli: { name: "claude-code", version, versionsRun: [version] },
+    machine: { platform: "linux", release: "6", arch: "x64", node: "v20", cpus: 2 },
+    isolation: ["netns"],
+    startedAt: "2026-01-02T00:00:00.000Z",
+    finishedAt: "2026-01-02T00:00:01.000Z",
+    spawnsPerArm: 1,
+    verdictRule: "",
+    arms: [
+      {
+        id: "only",
+        description: "d",
+        verdict,
+        reasons: [],
+        tally: [],
+        spawns: [
+          {
+            index: 1,
+            status: "fault",
+            faults: [],
+            observation: verdict === "inconclusive" ? refused : null,
+            predicates: [],
+          },
+        ],
+      },
+    ],
+    verdict,
+    ...extra,
+  };
+}
+
+describe("the drift table", () => {
+  it("puts each arm's verdict under each version in npm order, marking a changed row", () => {
+    const tables = driftTables([
+      record("2.1.332", "confirmed"),
+      record("2.1.282", "refuted"),
+      record("1.0.128", "inconclusive"),
+    ]);
+    expect(tables).toHaveLength(1);
+    expect(tables[0]?.versions).toEqual(["1.0.128", "2.1.282", "2.1.332"]);
+    expect(renderDriftMarkdown(tables)).toContain(
+      "| 0001 demo | only | inconclusive (rejected `--tools`) | refuted | confirmed | ≠ |",
+    );
+  });
+
+  it("keeps only the records of a protocol's latest lock, and the last of one version", () => {
+    const old = record("2.1.282", "refuted", {
+      protocol: {
+        ...record("x", "confirmed").protocol,
+        canonicalHash: "sha256:lock0",
+        lockedAt: "2025-01-01T00:00:00.000Z",
+      },
+    });
+    const later = record("2.1.332", "refuted", { finishedAt: "2026-01-03T00:00:00.000Z" });
+    const tables = driftTables([old, record("2.1.332", "confirmed"), later]);
+    expect(tables[0]?.versions).toEqual(["2.1.332"]);
+    expect(tables[0]?.rows[0]?.verdicts).toEqual({ "2.1.332": "refuted" });
+    expect(tables[0]?.rows[0]?.changed).toBe(false);
+  });
+});

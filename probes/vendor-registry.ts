@@ -1,0 +1,88 @@
+// What the npm registry has published of each CLI: one `npm view` per package, through the one
+// exec seam; a version never published is refused before anything is installed.
+import { UsageError } from "../core/errors.js";
+import { runProcess } from "../core/exec.js";
+import { compareVersions, isRelease } from "../core/version-order.js";
+import { CLI_CATALOG } from "./contracts/clis.js";
+import type { CliRef } from "./contracts/probe-spec.js";
+import {
+  ensureCli,
+  isCached,
+  npmEnv,
+  npmRelevantLine,
+  type VendorCacheOptions,
+} from "./vendor-cache.js";
+
+/** Every version of `name` npm has published, in npm's order (one registry query). */
+export async function publishedVersions(
+  name: CliRef["name"],
+  options: VendorCacheOptions = {},
+): Promise<string[]> {
+  const { pkg } = CLI_CATALOG[name];
+  const npm = await runProcess({
+    file: "npm",
+    args: ["view", pkg, "versions", "--json", "--loglevel=error"],
+    env: npmEnv(options.env ?? process.env),
+    cwd: process.cwd(),
+    timeoutMs: 2 * 60_000,
+  });
+  if (npm.spawnError !== null)
+    throw new UsageError(`cannot list ${pkg}'s versions: npm could not start (${npm.spawnError})`);
+  if (npm.exitCode !== 0) {
+    const said = npmRelevantLine(npm.stderr.trim() || npm.stdout);
+    throw new UsageError(`cannot list ${pkg}'s versions from npm: ${said}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(npm.stdout);
+  } catch {
+    throw new UsageError(`npm view ${pkg} versions printed no JSON list`);
+  }
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  return list.filter((v): v is string => typeof v === "string").sort(compareVersions);
+}
+
+/** The published releases just before and just after `version` (either may be absent). */
+export function nearestPublished(version: string, published: readonly string[]): string[] {
+  const releases = published.filter(isRelease);
+  const below = releases.filter((v) => compareVersions(v, version) < 0).at(-1);
+  const above = releases.find((v) => compareVersions(v, version) > 0);
+  return [below, above].filter((v): v is string => v !== undefined);
+}
+
+/** Fails (exit 2) naming the nearest published versions unless `ref.version` was published. */
+export function requirePublished(ref: CliRef, published: readonly string[]): void {
+  if (published.includes(ref.version)) return;
+  const near = nearestPublished(ref.version, published);
+  const hint = near.length === 0 ? "" : `; nearest published: ${near.join(", ")}`;
+  throw new UsageError(
+    `${ref.name}@${ref.version} was never published (${CLI_CATALOG[ref.name].pkg})${hint}`,
+  );
+}
+
+/**
+ * Resolves and installs every CLI version a run needs, one install per version, before any
+ * spawn: a version not in the cache is checked against the registry's list first (one query per
+ * CLI), then installed. The first failure stops everything (exit 2) with npm's one line.
+ */
+export async function installAll(
+  refs: readonly CliRef[],
+  options: VendorCacheOptions = {},
+): Promise<Map<string, { bin: string; version: string }>> {
+  const unique = [...new Map(refs.map((r) => [`${r.name}@${r.version}`, r])).values()];
+  const lists = new Map<CliRef["name"], string[]>();
+  const missing: CliRef[] = [];
+  for (const ref of unique) if (!(await isCached(ref, options))) missing.push(ref);
+  for (const ref of missing) {
+    let published = lists.get(ref.name);
+    if (published === undefined) {
+      published = await publishedVersions(ref.name, options);
+      lists.set(ref.name, published);
+    }
+    requirePublished(ref, published);
+  }
+  const installed = new Map<string, { bin: string; version: string }>();
+  for (const ref of unique)
+    installed.set(`${ref.name}@${ref.version}`, await ensureCli(ref, options));
+  return installed;
+}
