@@ -12,6 +12,11 @@ const CODEX_ISOLATED =
 const CODEX_LOADED =
   'Codex, planned nodes: your configuration loads (--accept-loaded-user-config): config.toml, execpolicy rules, MCP servers, and the AGENTS.md files their ambient_context allows. The --sandbox mode and approval_policy="never" stay on every node\'s argv, so this widens neither.';
 
+const CLAUDE_HAND_WRITTEN =
+  "Claude Code, hand-written nodes: no planned-node ceiling applies; each runs with its own allowedTools and the setting sources its ambient_context asks for. Under the default, workspace (--setting-sources project), that is the repository's settings, hooks and grants, not yours: your user settings, hooks, permission grants and CLAUDE.md load only with ambient_context operator or all.";
+const CODEX_HAND_WRITTEN =
+  "Codex, hand-written nodes: no planned-node ceiling applies; each runs with your own configuration (config.toml, execpolicy rules, MCP servers) and the AGENTS.md files its ambient_context allows, under its --sandbox mode.";
+
 const isolated = toolPolicyFor({ id: "a", origin: "planned" }, runOptions());
 const loaded = toolPolicyFor(
   { id: "a", origin: "planned" },
@@ -54,12 +59,27 @@ describe("the disclosure slot (background.md#tp-disclosure)", () => {
     ]);
   });
 
-  it("says hand-written when a runtime has no planned node", () => {
-    expect(disclosureSlots([{ adapter: "codex", policy: undefined }])).toEqual([
+  it("says hand-written when a runtime has no planned node, as a whole sentence per runtime", () => {
+    expect(
+      disclosureSlots([
+        { adapter: "codex", policy: undefined },
+        { adapter: "claude-code", policy: undefined },
+        { adapter: "opencode", policy: undefined },
+      ]),
+    ).toEqual([
+      { adapter: "codex", text: CODEX_HAND_WRITTEN },
+      { adapter: "claude-code", text: CLAUDE_HAND_WRITTEN },
       {
-        adapter: "codex",
-        text: "Codex, hand-written nodes: each runs with your own configuration and its own allowedTools; no planned-node ceiling applies.",
+        adapter: "opencode",
+        text: "opencode, hand-written nodes: each runs with your own configuration and its own allowedTools; no planned-node ceiling applies.",
       },
     ]);
+  });
+
+  it("never tells a hand-written Claude Code node's operator that their own configuration loads by default", () => {
+    // Record 0010: the default ambient_context renders --setting-sources project, without the user source.
+    expect(disclosureFor("claude-code", "hand-written")).not.toContain(
+      "runs with your own configuration",
+    );
   });
 });

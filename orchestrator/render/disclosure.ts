@@ -30,11 +30,22 @@ const CODEX: Readonly<Record<"isolated" | "loaded", string>> = {
     'Codex, planned nodes: your configuration loads (--accept-loaded-user-config): config.toml, execpolicy rules, MCP servers, and the AGENTS.md files their ambient_context allows. The --sandbox mode and approval_policy="never" stay on every node\'s argv, so this widens neither.',
 };
 
+// What is rendered decides the sentence: under the default ambient_context a hand-written Claude
+// Code node gets --setting-sources project, so the operator's user settings stay out (record 0010).
+const HAND_WRITTEN: Readonly<Partial<Record<Adapter, string>>> = {
+  "claude-code":
+    "Claude Code, hand-written nodes: no planned-node ceiling applies; each runs with its own allowedTools and the setting sources its ambient_context asks for. Under the default, workspace (--setting-sources project), that is the repository's settings, hooks and grants, not yours: your user settings, hooks, permission grants and CLAUDE.md load only with ambient_context operator or all.",
+  codex:
+    "Codex, hand-written nodes: no planned-node ceiling applies; each runs with your own configuration (config.toml, execpolicy rules, MCP servers) and the AGENTS.md files its ambient_context allows, under its --sandbox mode.",
+};
+
+const handWritten = (name: string): string =>
+  `${name}, hand-written nodes: each runs with your own configuration and its own allowedTools; no planned-node ceiling applies.`;
+
 /** The one sentence a runtime's slot prints in a given state. */
 export function disclosureFor(adapter: Adapter, state: DisclosureState): string {
   const name = DISPLAY_NAMES[adapter];
-  if (state === "hand-written")
-    return `${name}, hand-written nodes: each runs with your own configuration and its own allowedTools; no planned-node ceiling applies.`;
+  if (state === "hand-written") return HAND_WRITTEN[adapter] ?? handWritten(name);
   if (adapter === "claude-code") return CLAUDE[state];
   if (adapter === "codex") return CODEX[state];
   return state === "isolated"
