@@ -5,7 +5,8 @@ import { InternalError, UsageError } from "./errors.js";
 import { type ExecResult, runProcess } from "./exec.js";
 
 /**
- * `-c` options on every call: no hooks, no fsmonitor, no transport at all, a fixed identity.
+ * `-c` options on every call: no hooks, no fsmonitor, no transport at all, no attributes or
+ * ignore file from the operator's HOME or XDG directory, a fixed identity.
  * `safe.directory` is not relaxed: git's ownership check protects a repository named by a user.
  */
 export const HARDENED_GIT_OPTIONS: readonly string[] = [
@@ -13,6 +14,10 @@ export const HARDENED_GIT_OPTIONS: readonly string[] = [
   "core.hooksPath=/dev/null",
   "-c",
   "core.fsmonitor=false",
+  "-c",
+  "core.attributesFile=/dev/null",
+  "-c",
+  "core.excludesFile=/dev/null",
   "-c",
   "protocol.allow=never",
   "-c",
@@ -38,7 +43,20 @@ export interface GitCall {
   env?: Readonly<Record<string, string>>;
   /** More `-c` options (before the subcommand), e.g. `safe.directory=*` for a cell of our own. */
   options?: readonly string[];
+  /**
+   * The repository's git directory and work tree, named rather than discovered: a `.git` file or
+   * directory planted in the work tree is then never read as the repository.
+   */
+  repo?: { gitDir: string; workTree: string };
   timeoutMs?: number;
+}
+
+function globalOptions(call: GitCall): string[] {
+  const repo =
+    call.repo === undefined
+      ? []
+      : [`--git-dir=${call.repo.gitDir}`, `--work-tree=${call.repo.workTree}`];
+  return [...HARDENED_GIT_OPTIONS, ...repo, ...(call.options ?? [])];
 }
 
 function gitEnv(call: GitCall): Record<string, string> {
@@ -49,7 +67,7 @@ function gitEnv(call: GitCall): Record<string, string> {
 export async function runGit(args: readonly string[], call: GitCall): Promise<ExecResult> {
   const result = await runProcess({
     file: "git",
-    args: [...HARDENED_GIT_OPTIONS, ...(call.options ?? []), ...args],
+    args: [...globalOptions(call), ...args],
     env: gitEnv(call),
     cwd: call.cwd,
     timeoutMs: call.timeoutMs ?? 60_000,
@@ -85,7 +103,7 @@ export async function runGitBatch(
   call: GitCall,
 ): Promise<void> {
   const sep = `--witness-step-${process.pid}--`;
-  const prefix = [...HARDENED_GIT_OPTIONS, ...(call.options ?? [])];
+  const prefix = globalOptions(call);
   const result = await runProcess({
     file: "/bin/sh",
     args: ["-c", BATCH, "witness-git", sep, ...steps.flatMap((step) => [...prefix, ...step, sep])],

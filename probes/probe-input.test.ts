@@ -62,7 +62,7 @@ describe("probe input from the command line", () => {
     expect(error).toBeInstanceOf(InputError);
     const message = (error as InputError).message;
     expect(message).toContain(`${join(cwd, "bad-fixture.yaml")}: workspace:`);
-    expect(message).toContain("files.0.path: expected a relative path without '..'");
+    expect(message).toContain("files.0.path: expected a path without '.' or '..' segments");
   });
 
   it("rejects a fixture placing a sentinel the script never names, in the file and in the spec", async () => {

@@ -26,7 +26,7 @@ async function withCell(
   const cell = await createCell({
     fixture: fixtureSchema.parse(fixture),
     nonce: "n0nce",
-    trust: driverFor(cli).trustWorkspace,
+    trust: (paths) => driverFor(cli).trustWorkspace(paths),
     baseEnv,
   });
   try {
@@ -186,7 +186,7 @@ describe("the probe cell", () => {
   it("refuses a fixture file planted in the workspace sentinel directory, where it would fake a sentinel", () => {
     const planted = (path: string) =>
       fixtureSchema.safeParse({ files: [{ at: "workspace", path, content: "" }] }).error?.issues;
-    const issues = planted("./.witness-sentinels/RAN");
+    const issues = planted(".witness-sentinels/RAN");
     expect(issues?.map((i) => i.path.join("."))).toEqual(["files.0.path"]);
     expect(issues?.[0]?.message).toContain("outside .witness-sentinels/");
     expect(planted(".witness-sentinels-not/RAN")).toBeUndefined();
@@ -200,7 +200,7 @@ describe("the probe cell", () => {
     const cell = await createCell({
       fixture: fixtureSchema.parse({}),
       nonce: "n",
-      trust: driverFor("codex").trustWorkspace,
+      trust: (paths) => driverFor("codex").trustWorkspace(paths),
       baseEnv,
     });
     removeCellLater(cell);

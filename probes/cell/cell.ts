@@ -5,10 +5,12 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 
 import { runProcess } from "../../core/exec.js";
+import { parseWith } from "../../core/read-input.js";
 import type { FileRoot, Fixture, SentinelPlacement } from "../contracts/fixture.js";
-import { plantedMarkerNames, WORKSPACE_SENTINEL_DIR } from "../contracts/fixture.js";
+import { fixtureSchema, plantedMarkerNames, WORKSPACE_SENTINEL_DIR } from "../contracts/fixture.js";
+import { cellLayout } from "../contracts/fixture-paths.js";
 import type { CellPaths } from "../drivers/driver.js";
-import { commitAll, makeWorkspaceSentinelDir } from "./git-steps.js";
+import { commitAll, makeWorkspaceSentinelDir, primaryRepo, worktreeRepo } from "./git-steps.js";
 import { markerValue, plantMarkers, sentinelPath } from "./markers.js";
 
 /** A built cell: every path the spawn and the observer need. */
@@ -46,26 +48,10 @@ export interface CellOptions {
   baseEnv: Record<string, string>;
 }
 
-function layout(root: string, workspace: Fixture["workspace"]) {
-  if (workspace === "under-home") {
-    const grandparent = join(root, "home", "projects");
-    return {
-      grandparent,
-      parent: join(grandparent, "parent"),
-      ws: join(grandparent, "parent", "ws"),
-    };
-  }
-  // outside-home and nested-worktree share the ancestors; the worktree's parent is a primary checkout.
-  const grandparent = join(root, "outside", "grand");
-  return {
-    grandparent,
-    parent: join(grandparent, "parent"),
-    ws: join(grandparent, "parent", "ws"),
-  };
-}
-
 /** Builds a fresh cell under os.tmpdir(): directories, planted files, git workspace, trust. */
 export async function createCell(options: CellOptions): Promise<Cell> {
+  // Checked again here, not only where a protocol is read: a library caller may build a Fixture by hand.
+  parseWith(fixtureSchema, options.fixture, "fixture");
   const root = await realpath(await mkdtemp(join(tmpdir(), "witness-cell-")));
   try {
     return await populate(root, options);
@@ -84,7 +70,10 @@ async function populate(
   const codexHome = join(home, ".codex");
   const sentinelDir = join(root, "sentinels");
   const gitConfig = join(root, "gitconfig");
-  const { grandparent, parent, ws } = layout(root, fixture.workspace);
+  const cellRel = cellLayout(fixture.workspace);
+  const [grandparent, parent, ws] = [cellRel.grandparent, cellRel.parent, cellRel.workspace].map(
+    (rel) => join(root, rel),
+  ) as [string, string, string];
   // Independent directories: made concurrently (each recursive mkdir makes its own ancestors).
   await Promise.all([
     ...[
@@ -126,20 +115,25 @@ async function populate(
     }
   };
 
+  let wsRepo = primaryRepo(ws);
   if (fixture.workspace === "nested-worktree") {
     // The primary checkout is the workspace's parent directory; the workspace is its worktree.
+    const primary = primaryRepo(parent);
     await plant("parent");
-    await commitAll(parent, gitEnv, { init: true, message: "witness fixture", worktree: ws });
+    await commitAll(primary, gitEnv, { init: true, message: "witness fixture", worktree: ws });
+    wsRepo = worktreeRepo(primary, ws);
     await plant("workspace");
-    await commitAll(ws, gitEnv, { init: false, message: "witness workspace" });
+    await commitAll(wsRepo, gitEnv, { init: false, message: "witness workspace" });
   } else {
     await mkdir(ws, { recursive: true });
     await plant("workspace");
-    await commitAll(ws, gitEnv, { init: true, message: "witness fixture" });
+    await commitAll(wsRepo, gitEnv, { init: true, message: "witness fixture" });
     await plant("parent");
   }
   const sentinelsIn = fixture.sentinelsIn ?? {};
-  if (Object.values(sentinelsIn).includes("workspace")) await makeWorkspaceSentinelDir(ws, gitEnv);
+  if (Object.values(sentinelsIn).includes("workspace")) {
+    await makeWorkspaceSentinelDir(wsRepo, gitEnv);
+  }
   await plant("grandparent");
   await plant("home");
   const paths = { root, home, workspace: ws, codexHome };
