@@ -114,7 +114,7 @@ describe("the ADR gate", () => {
     expect((await gate()).ok).toBe(true);
   });
 
-  it("fails when the record's lock commit is not an ancestor of the commit that added it", async () => {
+  it("fails a record whose lock commit is not its lock's (the record's claim is checked, not used)", async () => {
     const json = await registerAndRun(["A"]);
     await git(repo.dir, "checkout", "-q", "-b", "elsewhere");
     const stranger = await commit(repo.dir, "unrelated", await put(repo.dir, "x.txt", "x"));
@@ -125,7 +125,7 @@ describe("the ADR gate", () => {
     await put(repo.dir, ADR, adrText("Accepted"));
     const row = await gate();
     expect(row.ok).toBe(false);
-    expect(row.evidence[0]?.note).toContain("is not an ancestor of");
+    expect(row.evidence[0]?.note).toContain(`claims lock commit ${stranger.slice(0, 12)}`);
   });
 
   it("fails a record whose run started before the protocol was locked", async () => {
@@ -133,7 +133,7 @@ describe("the ADR gate", () => {
     const text = await readFile(json, "utf8");
     await writeFile(
       json,
-      text.replace(/"lockedAt": "[^"]+"/, `"lockedAt": "2999-01-01T00:00:00.000Z"`),
+      text.replace(/"startedAt": "[^"]+"/, `"startedAt": "2000-01-01T00:00:00.000Z"`),
     );
     await commit(repo.dir, "record");
     await put(repo.dir, ADR, adrText("Accepted"));

@@ -1,16 +1,21 @@
 import { readdir, readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 
 import { DOCS } from "../core/doc-paths.js";
 import { errorMessage } from "../core/error-text.js";
 import { commitThatAdded, hasCommit, isAncestor, missingCommit, repoRoot } from "../core/git.js";
-import { type MeasurementRecord, recordSchema } from "../measurements/record.js";
-import { checkProtocol, isUsable, listProtocols } from "../prereg/verify.js";
+import { recheckRecord } from "../measurements/recheck.js";
+import type { Verdict } from "../measurements/record.js";
+import { committedLocks } from "../prereg/lock-history.js";
+import { checkProtocol, isUsable, listProtocols, type LockCheck } from "../prereg/verify.js";
+import { type CommittedRecord, recordsAtHead, type RejectedRecord } from "./committed-records.js";
 import { type AdrDoc, parseAdr } from "./parse-adr.js";
 
 /** What one required protocol contributes to an ADR. */
 export interface Evidence {
   protocol: string;
+  /** The protocol file, when one with that id exists. */
+  file?: string;
   /** The protocol's current lock hash, when it has a usable lock. */
   lockHash: string | null;
   /** The confirming record (repository-relative), when one holds. */
@@ -30,48 +35,85 @@ export interface AdrRow {
   ok: boolean;
 }
 
-/** What the gate reads: the repository root, its protocols and its records. */
+/** What the gate reads: the repository root, its protocols and its records as committed. */
 export interface GateContext {
   root: string;
   protocols: string[];
-  records: { path: string; record: MeasurementRecord }[];
+  records: CommittedRecord[];
+  /** Files of the records directory that are not evidence (a symlink, not JSON, not a record). */
+  rejected: RejectedRecord[];
+  /** Record files in the working tree only. */
+  uncommitted: string[];
 }
 
-async function loadRecords(root: string): Promise<GateContext["records"]> {
-  const dir = join(root, DOCS.measurements);
-  let names: string[];
-  try {
-    names = (await readdir(dir)).filter((n) => n.endsWith(".json")).sort();
-  } catch {
-    return [];
-  }
-  const out: GateContext["records"] = [];
-  for (const name of names) {
-    const parsed = recordSchema.safeParse(
-      JSON.parse(await readFile(join(dir, name), "utf8")) as unknown,
-    );
-    // A file that is not a record is not evidence; it cannot make an ADR pass.
-    if (parsed.success) out.push({ path: join(DOCS.measurements, name), record: parsed.data });
-  }
-  return out;
+/** One record judged against its protocol's lock: what it shows, or why it shows nothing. */
+export interface RecordJudgement {
+  /** The verdict recomputed from its spawns; null when the record is not evidence at all. */
+  verdict: Verdict | null;
+  /** Null when the record is evidence for the lock; otherwise the sentence that says why not. */
+  problem: string | null;
 }
 
-/** Null when the run followed the lock and the record was committed after its lock commit. */
+// The committed versions of the lock that pin `hash`, oldest first: the lock file's own history.
+async function lockVersionsOf(check: LockCheck, ctx: GateContext, hash: string) {
+  return (await committedLocks(check.loaded.file, ctx.root)).filter(
+    (v) => v.lock.canonicalHash === hash,
+  );
+}
+
+/**
+ * Null when the record was committed after the lock it was run under: the lock's commit and
+ * time come from the lock file's history in git, never from the record's own fields.
+ */
 export async function provenanceProblem(
-  r: GateContext["records"][number],
+  r: CommittedRecord,
+  check: LockCheck,
   ctx: GateContext,
 ): Promise<string | null> {
-  // The record's own clock: a run that started before the lock cannot be registered evidence.
-  if (Date.parse(r.record.startedAt) < Date.parse(r.record.protocol.lockedAt)) {
-    return `${r.path}: the run started before the protocol was locked`;
+  const versions = await lockVersionsOf(check, ctx, r.record.protocol.canonicalHash);
+  const first = versions[0];
+  if (first === undefined)
+    return `${r.path}: no committed lock pins ${r.record.protocol.canonicalHash}`;
+  // The record's own clock against the lock file's: a run that started before the lock is no registered evidence.
+  if (Date.parse(r.record.startedAt) < Date.parse(first.lock.lockedAt)) {
+    return `${r.path}: the run started before the protocol was locked (${first.lock.lockedAt})`;
+  }
+  // What the record says of its lock is only cross-checked, never used.
+  const claimed = r.record.protocol;
+  if (
+    !versions.some(
+      (v) => v.lock.commit === claimed.lockCommit && v.lock.lockedAt === claimed.lockedAt,
+    )
+  ) {
+    return `${r.path} claims lock commit ${claimed.lockCommit.slice(0, 12)} at ${claimed.lockedAt}; the lock file says ${first.lock.commit.slice(0, 12)} at ${first.lock.lockedAt}`;
   }
   const added = await commitThatAdded(r.path, ctx.root);
   if (added === null) return `${r.path} is not committed`;
-  if (await isAncestor(r.record.protocol.lockCommit, added, ctx.root)) return null;
-  if (!(await hasCommit(r.record.protocol.lockCommit, ctx.root))) {
-    return `${r.path}: lock ${missingCommit(r.record.protocol.lockCommit)}`;
+  for (const v of versions) {
+    if (v.commit !== null && v.commit !== added && (await isAncestor(v.commit, added, ctx.root))) {
+      return null;
+    }
   }
-  return `${r.path}: lock commit ${r.record.protocol.lockCommit.slice(0, 12)} is not an ancestor of ${added.slice(0, 12)}, which added the record`;
+  const lockCommit = first.commit ?? "";
+  if (!(await hasCommit(lockCommit, ctx.root)))
+    return `${r.path}: lock ${missingCommit(lockCommit)}`;
+  return `${r.path}: added in ${added.slice(0, 12)}, which does not follow the commit of its lock (${lockCommit.slice(0, 12)})`;
+}
+
+/** A record recomputed against the locked protocol, then its provenance when it confirms. */
+export async function judgeRecord(
+  r: CommittedRecord,
+  check: LockCheck,
+  ctx: GateContext,
+): Promise<RecordJudgement> {
+  const recheck = recheckRecord(r.record, check.loaded.protocol);
+  if (recheck.problems.length > 0) {
+    const shown = recheck.problems.slice(0, 3).join("; ");
+    const more = recheck.problems.length > 3 ? ` (+${recheck.problems.length - 3} more)` : "";
+    return { verdict: null, problem: `${r.path} is not evidence: ${shown}${more}` };
+  }
+  if (recheck.verdict !== "confirmed") return { verdict: recheck.verdict, problem: null };
+  return { verdict: recheck.verdict, problem: await provenanceProblem(r, check, ctx) };
 }
 
 /** What a required protocol contributes: a confirming, committed record for its current lock. */
@@ -93,32 +135,34 @@ export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidenc
   if (!isUsable(check.state) || check.lock === null)
     return { ...none, note: `protocol ${id}: ${check.message}` };
   const hash = check.lock.canonicalHash;
+  const { slug } = check.loaded.protocol;
+  const mine = (path: string) => basename(path).startsWith(`${id}-${slug}-`);
   const matching = ctx.records.filter(
     (r) => r.record.protocol.id === id && r.record.protocol.canonicalHash === hash,
   );
-  const base = { protocol: id, lockHash: hash, ok: false };
-  const refuted = matching.find((r) => r.record.verdict === "refuted");
+  const base = { protocol: id, file, lockHash: hash, ok: false };
+  const judged: { r: CommittedRecord; j: RecordJudgement }[] = [];
+  for (const r of matching) judged.push({ r, j: await judgeRecord(r, check, ctx) });
+  const refuted = judged.find(({ j }) => j.verdict === "refuted");
   if (refuted !== undefined)
-    return { ...base, record: refuted.path, note: `refuted by ${refuted.path}` };
-  const confirmed = matching.filter((r) => r.record.verdict === "confirmed").reverse();
-  const rejected: string[] = [];
-  for (const r of confirmed) {
-    const problem = await provenanceProblem(r, ctx);
-    if (problem === null)
+    return { ...base, record: refuted.r.path, note: `refuted by ${refuted.r.path}` };
+  const rejected = [
+    ...ctx.rejected.filter((x) => mine(x.path)).map((x) => `${x.path} is ${x.problem}`),
+    ...ctx.uncommitted.filter(mine).map((path) => `${path} is not committed`),
+  ];
+  for (const { r, j } of [...judged].reverse()) {
+    if (j.verdict === "confirmed" && j.problem === null)
       return { ...base, record: r.path, ok: true, note: `confirmed by ${r.path}` };
-    rejected.push(problem);
+    if (j.problem !== null) rejected.push(j.problem);
   }
-  const found = matching.map((r) => r.record.verdict);
+  const found = judged.flatMap(({ j }) => (j.verdict === null ? [] : [j.verdict]));
   const stale = ctx.records.filter((r) => r.record.protocol.id === id).length - matching.length;
   const notes = [
     ...(found.length > 0 ? [`found: ${found.join(", ")}`] : []),
     ...(stale > 0 ? [`${stale} record(s) of an earlier version of the protocol do not count`] : []),
   ];
-  const why =
-    rejected.length > 0
-      ? rejected.join("; ")
-      : `no confirming record for lock ${hash}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
-  return { ...base, record: null, note: why };
+  const why = `no confirming record for lock ${hash}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
+  return { ...base, record: null, note: rejected.length > 0 ? rejected.join("; ") : why };
 }
 
 /** Judges one ADR as if its status were `asStatus` (the gate uses its own status). */
@@ -154,15 +198,22 @@ export async function loadGateContext(cwd: string): Promise<{ ctx: GateContext; 
   const ctx = {
     root,
     protocols: await listProtocols({ cwd: root }),
-    records: await loadRecords(root),
+    ...(await recordsAtHead(root)),
   };
   return { ctx, adrs };
 }
 
-/** Every ADR in docs/adr with its evidence; `ok` false on any row fails the gate. */
-export async function gateAdrs(options: { cwd?: string } = {}): Promise<AdrRow[]> {
+/** Every ADR with its evidence, and the record files that are not evidence (reported by name). */
+export async function gateRepository(
+  options: { cwd?: string } = {},
+): Promise<{ rows: AdrRow[]; rejected: RejectedRecord[] }> {
   const { ctx, adrs } = await loadGateContext(options.cwd ?? process.cwd());
   const rows: AdrRow[] = [];
   for (const adr of adrs) rows.push(await judgeAdr(adr, ctx));
-  return rows;
+  return { rows, rejected: ctx.rejected };
+}
+
+/** Every ADR in docs/adr with its evidence; `ok` false on any row fails the gate. */
+export async function gateAdrs(options: { cwd?: string } = {}): Promise<AdrRow[]> {
+  return (await gateRepository(options)).rows;
 }

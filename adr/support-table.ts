@@ -2,7 +2,8 @@ import { access } from "node:fs/promises";
 import { join } from "node:path";
 
 import { AMBIENT_SUPPORT } from "../orchestrator/policy/ambient-support.js";
-import { evidenceFor, type GateContext, loadGateContext, provenanceProblem } from "./gate.js";
+import { checkProtocol } from "../prereg/verify.js";
+import { evidenceFor, type GateContext, judgeRecord, loadGateContext } from "./gate.js";
 
 /** One honoured cell of the orchestrator's ambient support table, checked against its record. */
 export interface CitedCell {
@@ -15,18 +16,23 @@ export interface CitedCell {
 async function checkCited(cell: string, path: string, ctx: GateContext): Promise<CitedCell> {
   const fail = (note: string): CitedCell => ({ cell, record: path, ok: false, note });
   const found = ctx.records.find((r) => r.path === path);
-  if (found === undefined) return fail(`cites ${path}, which is not a measurement record`);
-  const { record } = found;
-  if (record.verdict !== "confirmed") return fail(`cites a ${record.verdict} record`);
-  const evidence = await evidenceFor(record.protocol.id, ctx);
-  if (evidence.lockHash !== null && evidence.lockHash !== record.protocol.canonicalHash) {
-    return fail(`cites a record of protocol ${record.protocol.id} before its current lock`);
+  if (found === undefined) {
+    const rejected = ctx.rejected.find((r) => r.path === path);
+    if (rejected !== undefined) return fail(`cites ${path}, which is ${rejected.problem}`);
+    if (ctx.uncommitted.includes(path)) return fail(`cites ${path}, which is not committed`);
+    return fail(`cites ${path}, which is not a measurement record`);
+  }
+  const evidence = await evidenceFor(found.record.protocol.id, ctx);
+  if (evidence.lockHash !== null && evidence.lockHash !== found.record.protocol.canonicalHash) {
+    return fail(`cites a record of protocol ${found.record.protocol.id} before its current lock`);
   }
   if (!evidence.ok) return fail(evidence.note);
-  const problem = await provenanceProblem(found, ctx);
-  return problem === null
-    ? { cell, record: path, ok: true, note: `confirmed by ${path}` }
-    : fail(problem);
+  // The protocol has a confirming record; the cited one must be one as well, recomputed.
+  const check = await checkProtocol(evidence.file ?? "");
+  const judged = await judgeRecord(found, check, ctx);
+  if (judged.problem !== null) return fail(judged.problem);
+  if (judged.verdict !== "confirmed") return fail(`cites a ${judged.verdict ?? "rejected"} record`);
+  return { cell, record: path, ok: true, note: `confirmed by ${path}` };
 }
 
 /** The table's source, relative to a repository root: present only in witness's own repository. */

@@ -184,3 +184,46 @@ export async function committedFiles(dir: string, cwd: string, commit = "HEAD"):
   if (result.exitCode !== 0) return [];
   return result.stdout.split("\n").filter((l) => l !== "");
 }
+
+/** One commit that changed a path: its hash and committer time (ISO 8601). */
+export interface PathCommit {
+  commit: string;
+  committedAt: string;
+}
+
+/** Every commit that changed `path`, newest first (across deletions and re-additions). */
+export async function commitsOf(path: string, cwd: string): Promise<PathCommit[]> {
+  const out = await gitOut(["log", "--format=%H %cI", "--", path], { cwd });
+  return out
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => {
+      const [commit = "", committedAt = ""] = l.split(" ");
+      return { commit, committedAt };
+    });
+}
+
+/** One entry of a committed tree: `100644`/`100755` for a file, `120000` for a symlink. */
+export interface TreeEntry {
+  mode: string;
+  type: string;
+  object: string;
+  /** Repository-relative path. */
+  path: string;
+}
+
+/** The entries directly under `dir` in `commit` (empty when the commit has no such directory). */
+export async function treeEntries(commit: string, dir: string, cwd: string): Promise<TreeEntry[]> {
+  const result = await runGit(["ls-tree", "-z", commit, "--", `${dir.replace(/\/+$/, "")}/`], {
+    cwd,
+  });
+  if (result.exitCode !== 0) return [];
+  return result.stdout
+    .split("\0")
+    .filter((l) => l !== "")
+    .map((line) => {
+      const tab = line.indexOf("\t");
+      const [mode = "", type = "", object = ""] = line.slice(0, tab).split(" ");
+      return { mode, type, object, path: line.slice(tab + 1) };
+    });
+}

@@ -10,6 +10,7 @@ import { hasErrno } from "../core/fs-errors.js";
 import { isCommittedAndClean, lastCommitOf, repoRoot } from "../core/git.js";
 import { parseDocument, parseWith, unreadableFile } from "../core/read-input.js";
 import { type LoadedProtocol, loadProtocol } from "./load.js";
+import { committedLocks } from "./lock-history.js";
 
 /** A protocol's lock (`NNNN-slug.lock.json`): what was registered, and in which commit. */
 export const lockSchema = z.strictObject({
@@ -107,7 +108,9 @@ export async function lockProtocol(
     lockedAt: now,
     commit,
   };
-  const previous = await readLock(abs);
+  // A lock file deleted from the working tree still has its committed history: relocking from
+  // scratch must not skip the amendment a change needs.
+  const previous = (await readLock(abs)) ?? (await committedLocks(abs, root)).at(-1)?.lock ?? null;
   let action: LockAction = "locked";
   if (previous === null) {
     if (options.amend !== undefined)

@@ -7,9 +7,17 @@ import { RefusalError } from "../core/errors.js";
 import { hasCommit, missingCommit, repoRoot, showAt } from "../core/git.js";
 import { type LoadedProtocol, loadProtocol } from "./load.js";
 import { type Lock, readLock } from "./lock.js";
+import { committedLocks, readAmendments, undeclaredChanges } from "./lock-history.js";
 
 /** A protocol's standing against its lock. */
-export type LockState = "locked" | "reformatted" | "changed" | "unlocked" | "bad-commit";
+export type LockState =
+  | "locked"
+  | "reformatted"
+  | "changed"
+  | "unlocked"
+  | "bad-commit"
+  /** The lock's registered content changed in its history without an amendment entry. */
+  | "unamended";
 
 /** One protocol's verification. */
 export interface LockCheck {
@@ -63,7 +71,24 @@ export async function checkProtocol(file: string): Promise<LockCheck> {
       message: `lock commit ${check.lock.commit.slice(0, 12)} does not hold ${check.lock.file} as locked`,
     };
   }
+  const undeclared = await lockChangesWithoutAmendment(file, check.lock, root);
+  if (undeclared.length > 0)
+    return { ...check, state: "unamended", message: undeclared.join("; ") };
   return check;
+}
+
+// The committed history of the lock file, then the working tree's version when it differs.
+async function lockChangesWithoutAmendment(
+  file: string,
+  current: Lock,
+  root: string,
+): Promise<string[]> {
+  const versions = await committedLocks(file, root);
+  const last = versions.at(-1);
+  if (last === undefined || JSON.stringify(last.lock) !== JSON.stringify(current)) {
+    versions.push({ lock: current, commit: null, committedAt: null });
+  }
+  return undeclaredChanges(versions, await readAmendments(file));
 }
 
 /** True for states a run may use as registered evidence. */

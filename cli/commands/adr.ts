@@ -8,11 +8,14 @@ interface PromoteArgs {
 }
 
 async function printGate() {
-  const { gateAdrs } = await import("../../adr/gate.js");
+  const { gateRepository } = await import("../../adr/gate.js");
   const { renderAdrTable } = await import("../../adr/render-table.js");
   const { gateSupportTable, renderCitedCells, SUPPORT_TABLE_SOURCE } =
     await import("../../adr/support-table.js");
-  const rows = await gateAdrs();
+  const { rows, rejected } = await gateRepository();
+  // Not evidence, and not fatal: each is named, and counts for no ADR.
+  for (const r of rejected)
+    process.stderr.write(`witness: ${r.path}: ${r.problem} (not evidence)\n`);
   const cells = await gateSupportTable();
   process.stdout.write(renderAdrTable(rows));
   if (cells !== null) {

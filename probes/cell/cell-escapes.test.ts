@@ -13,7 +13,7 @@ import { tempDir } from "../../test/support/temp-dir.js";
 import { commit, git, put, tempGitRepo } from "../../test/support/witness-repo.js";
 import { type Fixture, fixtureSchema } from "../contracts/fixture.js";
 import { driverFor } from "../drivers/index.js";
-import { createCell, removeCell } from "./cell.js";
+import { type Cell, createCell, removeCell } from "./cell.js";
 
 const FIXTURES = join(import.meta.dirname, "test", "fixtures");
 const scenarios = (await readdir(FIXTURES, { withFileTypes: true }))
@@ -80,7 +80,7 @@ describe("a fixture that plants git metadata", () => {
         baseEnv: buildChildEnv({ parent: process.env }),
       });
       const cell = await made.catch((error: unknown) => error);
-      if (!(cell instanceof Error)) await removeCell(cell);
+      if (!(cell instanceof Error)) await removeCell(cell as Cell);
       expect(existsSync(join(scratch.dir, "ran")), "the planted command ran").toBe(false);
       expect(await outsideState()).toEqual(before);
       expect(cell).toBeInstanceOf(InputError);

@@ -1,0 +1,86 @@
+// The records the gate reads: as committed at HEAD, from git's objects, never through the
+// working tree (where a symlink or an uncommitted edit would be read as evidence).
+import { lstat, readdir } from "node:fs/promises";
+import { join } from "node:path";
+
+import { DOCS } from "../core/doc-paths.js";
+import { errorMessage } from "../core/error-text.js";
+import { gitOut, treeEntries } from "../core/git.js";
+import { zodIssues } from "../core/read-input.js";
+import { type MeasurementRecord, recordSchema } from "../measurements/record.js";
+
+/** A committed record that parsed as `witness.record/1`. */
+export interface CommittedRecord {
+  /** Repository-relative path. */
+  path: string;
+  record: MeasurementRecord;
+}
+
+/** A `.json` file in the records directory that is not evidence, and why. */
+export interface RejectedRecord {
+  path: string;
+  problem: string;
+}
+
+/** What the records directory holds, as the gate reads it. */
+export interface RecordsAtHead {
+  records: CommittedRecord[];
+  rejected: RejectedRecord[];
+  /** Record files in the working tree that HEAD does not hold. */
+  uncommitted: string[];
+}
+
+/** Parses a record's committed text; a problem sentence when it is not a record. */
+export function parseRecordText(text: string): MeasurementRecord | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    return `not JSON (${errorMessage(error)})`;
+  }
+  const parsed = recordSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = zodIssues(parsed.error).slice(0, 3);
+  return `not a witness.record/1: ${issues.map((i) => `${i.path === "" ? "(top)" : i.path}: ${i.message}`).join("; ")}`;
+}
+
+async function workingTreeJson(root: string): Promise<string[]> {
+  try {
+    return (await readdir(join(root, DOCS.measurements))).filter((n) => n.endsWith(".json"));
+  } catch {
+    return [];
+  }
+}
+
+/** Every `.json` under docs/measurements at HEAD: the records, and the files that are not. */
+export async function recordsAtHead(root: string): Promise<RecordsAtHead> {
+  const entries = (await treeEntries("HEAD", DOCS.measurements, root))
+    .filter((e) => e.path.endsWith(".json"))
+    .sort((a, b) => a.path.localeCompare(b.path));
+  const records: CommittedRecord[] = [];
+  const rejected: RejectedRecord[] = [];
+  for (const entry of entries) {
+    if (entry.mode === "120000") {
+      rejected.push({ path: entry.path, problem: "a symlink; a record must be a committed file" });
+      continue;
+    }
+    if (entry.type !== "blob") {
+      rejected.push({ path: entry.path, problem: `a ${entry.type}, not a file` });
+      continue;
+    }
+    const parsed = parseRecordText(await gitOut(["cat-file", "blob", entry.object], { cwd: root }));
+    if (typeof parsed === "string") rejected.push({ path: entry.path, problem: parsed });
+    else records.push({ path: entry.path, record: parsed });
+  }
+  const committed = new Set(entries.map((e) => e.path));
+  const uncommitted: string[] = [];
+  for (const name of await workingTreeJson(root)) {
+    const path = join(DOCS.measurements, name);
+    if (committed.has(path)) continue;
+    // A symlink in the working tree is not even a candidate.
+    if ((await lstat(join(root, path))).isSymbolicLink()) {
+      rejected.push({ path, problem: "a symlink; a record must be a committed file" });
+    } else uncommitted.push(path);
+  }
+  return { records, rejected, uncommitted: uncommitted.sort() };
+}
