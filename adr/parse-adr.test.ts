@@ -1,5 +1,9 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
 
+import { judgeAdr } from "./gate.js";
 import { parseAdr, withStatus } from "./parse-adr.js";
 
 describe("parseAdr", () => {
@@ -71,5 +75,51 @@ describe("withStatus", () => {
     const adr = parseAdr(text, "docs/adr/0001-t.md");
     if (adr.status === null) throw new Error("no status");
     expect(withStatus(text, adr.status, "accepted")).toBe(text.replace(line, after));
+  });
+});
+
+describe("one reading of an ADR's status: the fake-status corpus", () => {
+  const dir = join(import.meta.dirname, "test", "fixtures", "fake-status");
+  const files = readdirSync(dir).filter((n) => n.endsWith(".md") && n !== "README.md");
+  const ctx = { root: dir, protocols: [], records: [], rejected: [], uncommitted: [] };
+
+  it("has cases to try", () => {
+    expect(files.length).toBeGreaterThanOrEqual(9);
+  });
+
+  it.each(files)("%s: an Accepted ADR without evidence does not pass", async (name) => {
+    const adr = parseAdr(readFileSync(join(dir, name), "utf8"), `docs/adr/${name}`);
+    const row = await judgeAdr(adr, ctx);
+    expect(row.gated || row.problems.length > 0).toBe(true);
+    expect(row.ok).toBe(false);
+  });
+
+  it.each([
+    ["a comment", "<!-- Status: Proposed -->\nStatus: Accepted", "accepted"],
+    ["a code block", "```\nStatus: Proposed\n```\nStatus: Accepted", "accepted"],
+    ["a zero-width space", "Sta\u200btus: Acc\u200bepted", "accepted"],
+    ["a full-width word", "Ｓｔａｔｕｓ: Ａｃｃｅｐｔｅｄ", "accepted"],
+  ])("reads the status past %s", (_, lines, value) => {
+    const adr = parseAdr(`# T\n\n${lines}\nRequires: none\n`, "docs/adr/0001-t.md");
+    expect(adr.status?.value).toBe(value);
+    expect(adr.problems).toEqual([]);
+  });
+
+  it("names both lines of a doubled status or Requires line", () => {
+    const adr = parseAdr(
+      "# T\nStatus: Proposed\nRequires: none\nStatus: Accepted\nRequires: 0001\n",
+      "x.md",
+    );
+    expect(adr.problems).toEqual([
+      "expected one status line; found 2 (lines 2, 4)",
+      "expected one `Requires:` line; found 2 (lines 3, 5)",
+    ]);
+  });
+
+  it("refuses to promote a status spelled with invisible characters", () => {
+    const text = "# T\nStatus: Pro\u200bposed\nRequires: none\n";
+    const adr = parseAdr(text, "x.md");
+    if (adr.status === null) throw new Error("no status");
+    expect(() => withStatus(text, adr.status!, "accepted")).toThrow(/write it plainly/);
   });
 });
