@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { lstat, open } from "node:fs/promises";
 
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
@@ -49,12 +49,59 @@ export function unreadableFile(
   return new InputError(file, [{ path: "", message: detail }]);
 }
 
-/** Reads a file a user named; a failure is `unreadableFile`'s InputError. */
-export async function readUserFile(file: string, what?: string, hint?: string): Promise<Buffer> {
+/** The largest file a user may hand witness unless a reader sets its own bound (16 MiB). */
+export const DEFAULT_MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+/** Bounds on one input file, checked before its content is read. */
+export interface InputLimits {
+  /** The most bytes the file may have (default DEFAULT_MAX_INPUT_BYTES). */
+  maxBytes?: number;
+  /** Refuse a symlink instead of following it (a registered document must be the file itself). */
+  noSymlink?: boolean;
+}
+
+/**
+ * Reads a file a user named: a regular file (never a FIFO or device, which could block), within
+ * its size bound, both checked before the content is read; a failure is an InputError.
+ */
+export async function readUserFile(
+  file: string,
+  what = "the file",
+  hint?: string,
+  limits: InputLimits = {},
+): Promise<Buffer> {
+  const maxBytes = limits.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  let handle;
   try {
-    return await readFile(file);
+    if (limits.noSymlink === true && (await lstat(file)).isSymbolicLink()) {
+      failInput(file, "", `expected ${what} as a regular file; got a symlink`);
+    }
+    handle = await open(file, "r");
   } catch (error) {
+    if (error instanceof InputError) throw error;
     throw unreadableFile(file, error, what, hint);
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) failInput(file, "", `expected ${what} as a regular file`);
+    if (stat.size > maxBytes) {
+      failInput(
+        file,
+        "",
+        `expected at most ${maxBytes} bytes (the bound on ${what}); got ${stat.size}`,
+      );
+    }
+    const bytes = await handle.readFile();
+    // The file grew between the check and the read: the bound holds on what was read too.
+    if (bytes.length > maxBytes) {
+      failInput(file, "", `expected at most ${maxBytes} bytes (the bound on ${what}); got more`);
+    }
+    return bytes;
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw unreadableFile(file, error, what, hint);
+  } finally {
+    await handle.close();
   }
 }
 
@@ -63,8 +110,9 @@ export async function readInput<S extends z.ZodType>(
   schema: S,
   file: string,
   what = "the file",
+  limits: InputLimits = {},
 ): Promise<z.infer<S>> {
-  const text = (await readUserFile(file, what)).toString("utf8");
+  const text = (await readUserFile(file, what, undefined, limits)).toString("utf8");
   return parseWith(schema, parseDocument(text, file), file);
 }
 

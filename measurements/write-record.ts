@@ -36,9 +36,12 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
+/** The largest record file read back (128 MiB: about 18 000 spawns at today's size). */
+export const MAX_RECORD_BYTES = 128 * 1024 * 1024;
+
 /** Reads and validates a record JSON file. */
 export async function readRecord(file: string): Promise<MeasurementRecord> {
-  return readInput(recordSchema, file, "the record");
+  return readInput(recordSchema, file, "the record", { maxBytes: MAX_RECORD_BYTES });
 }
 
 /** Where a record went, and the latest earlier record of the same protocol, CLI and version. */

@@ -4,6 +4,9 @@ import { InputError } from "../core/errors.js";
 import { parseDocument, parseWith, readUserFile } from "../core/read-input.js";
 import { type Protocol, protocolSchema } from "./protocol.js";
 
+/** The largest protocol file (1 MiB): the shipped ones are about 10 kB. */
+export const MAX_PROTOCOL_BYTES = 1024 * 1024;
+
 /** A protocol read from disk, with both of its hashes. */
 export interface LoadedProtocol {
   file: string;
@@ -40,7 +43,10 @@ export function parseProtocol(text: string, file: string): Protocol {
 
 /** Reads, validates and hashes a protocol file. */
 export async function loadProtocol(file: string): Promise<LoadedProtocol> {
-  const bytes = await readUserFile(file, "the protocol");
+  const bytes = await readUserFile(file, "the protocol", undefined, {
+    maxBytes: MAX_PROTOCOL_BYTES,
+    noSymlink: true,
+  });
   const protocol = parseProtocol(bytes.toString("utf8"), file);
   return { file, protocol, canonicalHash: canonicalHash(protocol), bytesHash: sha256(bytes) };
 }

@@ -12,6 +12,11 @@ import { predicateSchema } from "./predicate.js";
 
 const fourDigits = z.string().regex(/^\d{4}$/, 'expected a four-digit id as a string, e.g. "0001"');
 
+/** The most arms one protocol may have. */
+export const MAX_ARMS = 50;
+/** The most spawns per arm, in a protocol and on `witness run --spawns`. */
+export const MAX_SPAWNS = 100;
+
 /** One arm: a fixture, a launch and a model script, with the outcomes expected of every spawn. */
 export const armSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "expected a kebab-case arm id"),
@@ -37,8 +42,11 @@ export const protocolSchema = z
     /** A pilot run before registration, if any, and what it was for. */
     pilot: z.string().min(1).optional(),
     cli: cliRefSchema,
-    spawns: z.number().int().min(1).max(100).default(3),
-    arms: z.array(armSchema).min(1, "expected at least one arm"),
+    spawns: z.number().int().min(1).max(MAX_SPAWNS).default(3),
+    arms: z
+      .array(armSchema)
+      .min(1, "expected at least one arm")
+      .max(MAX_ARMS, `expected at most ${MAX_ARMS} arms`),
   })
   .superRefine((protocol, ctx) => {
     const seen = new Map<string, number>();

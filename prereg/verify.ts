@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 
 import { sha256 } from "../core/canonical.js";
 import { DOCS, protocolFileName } from "../core/doc-paths.js";
-import { RefusalError } from "../core/errors.js";
+import { InputError, RefusalError } from "../core/errors.js";
 import { hasCommit, missingCommit, repoRoot, showAt } from "../core/git.js";
 import { type LoadedProtocol, loadProtocol } from "./load.js";
 import { type Lock, readLock } from "./lock.js";
@@ -118,10 +118,20 @@ export async function listProtocols(
   } catch {
     return [];
   }
-  return names
-    .filter((n) => protocolFileName(n) !== null)
-    .sort()
-    .map((n) => join(dir, n));
+  const files = names.filter((n) => protocolFileName(n) !== null).sort();
+  // Two files claiming one id would let a record of one stand for the other.
+  const seen = new Map<string, string>();
+  for (const name of files) {
+    const id = protocolFileName(name)?.id ?? "";
+    const first = seen.get(id);
+    if (first !== undefined) {
+      throw new InputError(join(dir, name), [
+        { path: "id", message: `expected an id no other protocol has; ${first} has "${id}" too` },
+      ]);
+    }
+    seen.set(id, name);
+  }
+  return files.map((n) => join(dir, n));
 }
 
 /** Checks the given protocols, or every registered one. */

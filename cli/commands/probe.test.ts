@@ -74,7 +74,7 @@ describe("the built witness binary", () => {
     );
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(
-      `${fixture}: files.0.path: expected a relative path without '..'`,
+      `${fixture}: files.0.path: expected a path without '.' or '..' segments`,
     );
   });
 });

@@ -15,10 +15,12 @@ interface RunArgs {
   cli?: string[];
 }
 
-function positiveInt(name: string, value: number | undefined): number | undefined {
+// Bounded before any work: `--spawns 1e9` would otherwise plan a billion spawns in memory.
+function positiveInt(name: string, value: number | undefined, max: number): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value < 1)
     throw new UsageError(`--${name}: expected a positive integer; got ${String(value)}`);
+  if (value > max) throw new UsageError(`--${name}: expected at most ${max}; got ${String(value)}`);
   return value;
 }
 
@@ -31,6 +33,9 @@ export function reproductionLine(r: Reproduction): string {
       : ` (spawn counts differ: ${r.spawns.committed} per arm committed, ${r.spawns.now} now)`;
   return `${r.reproduces ? "reproduces the verdicts of" : "DIFFERS from the verdicts of"} the committed ${r.committed}${spawns}`;
 }
+
+/** The most spawns `witness run` starts at once. */
+const MAX_JOBS = 32;
 
 /** `witness run <protocol>... | --all`: run registered protocols and write their records. */
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -67,7 +72,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
     const { runProtocols } = await import("../../measurements/run-protocols.js");
     const { shownPath } = await import("../../core/display-path.js");
     const { parseCliRef } = await import("../../probes/contracts/probe-spec.js");
+    const { MAX_SPAWNS } = await import("../../prereg/protocol.js");
     const clis = args.cli?.map((text) => parseCliRef(String(text)));
+    const spawns = positiveInt("spawns", args.spawns, MAX_SPAWNS);
+    const jobs = positiveInt("jobs", args.jobs, MAX_JOBS);
     const controller = new AbortController();
     let signalled = 130;
     // Ctrl-C (and a polite kill) abort the spawns: no record is written, every cell is removed.
@@ -84,8 +92,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
       const runs = await runProtocols({
         files: args.protocols ?? [],
         all: args.all,
-        spawns: positiveInt("spawns", args.spawns),
-        jobs: positiveInt("jobs", args.jobs),
+        spawns,
+        jobs,
         keep: args.keep,
         onCellKept: (dir) => process.stderr.write(`kept cell: ${dir}\n`),
         out: args.out,

@@ -52,7 +52,11 @@ const nodeFields = {
 export const nodeSpecSchema = z.strictObject({
   id: nodeIdSchema,
   ...nodeFields,
-  prompt: z.string().optional(),
+  // A NUL cannot reach a CLI's argv: refused when the workflow is read, before any state exists.
+  prompt: z
+    .string()
+    .refine((p) => !p.includes("\0"), "expected a prompt without NUL")
+    .optional(),
   needs: z.array(nodeIdSchema).optional(),
 });
 export type NodeSpec = z.infer<typeof nodeSpecSchema>;

@@ -31,7 +31,11 @@ export const launchSchema = z.union([
     /** Variables this arm sets or removes (absent: the cell's and the driver's only). */
     env: launchEnvSchema.optional(),
   }),
-  z.strictObject({ argv: z.array(z.string()), env: launchEnvSchema.optional() }),
+  z.strictObject({
+    // A NUL cannot be passed in an argument: refused here, not by a crash at spawn time.
+    argv: z.array(z.string().refine((a) => !a.includes("\0"), "expected an argument without NUL")),
+    env: launchEnvSchema.optional(),
+  }),
 ]);
 export type Launch = z.infer<typeof launchSchema>;
 

@@ -1,0 +1,89 @@
+// Bounded and typed input: each bound is checked before any work starts, exits 2 and names itself.
+import { existsSync } from "node:fs";
+import { mkdtemp, open, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { protocolText } from "../test/support/observations.js";
+import { commit, put, tempGitRepo, witness, WITNESS_ROOT } from "../test/support/witness-repo.js";
+
+let repo: { dir: string; cleanup: () => Promise<void> };
+beforeEach(async () => {
+  repo = await tempGitRepo();
+});
+afterEach(() => repo.cleanup());
+
+function expectRefusal(result: { exitCode: number | null; stderr: string }, text: string) {
+  expect(result.stderr).toContain(text);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  expect(result.exitCode).toBe(2);
+}
+
+describe("bounds on what witness reads", () => {
+  it("refuses a 200 MB protocol by its size, before reading it", async () => {
+    const file = join(repo.dir, "docs/prereg/0001-huge.yaml");
+    await put(repo.dir, "docs/prereg/0001-huge.yaml", "");
+    // Sparse: 200 MB that take no disk, and would take the heap if read.
+    const handle = await open(file, "r+");
+    await handle.truncate(200 * 1024 * 1024);
+    await handle.close();
+    for (const args of [
+      ["prereg", "verify"],
+      ["run", "docs/prereg/0001-huge.yaml"],
+    ]) {
+      expectRefusal(
+        await witness(repo.dir, ...args),
+        `${file}: expected at most 1048576 bytes (the bound on the protocol); got 209715200`,
+      );
+    }
+  });
+
+  it.each([
+    ["--spawns", "1e9", "--spawns: expected at most 100; got 1000000000"],
+    ["--jobs", "100000", "--jobs: expected at most 32; got 100000"],
+  ])("refuses run %s %s before any protocol is read", async (flag, value, message) => {
+    expectRefusal(await witness(repo.dir, "run", "--all", flag, value), message);
+  });
+
+  it("refuses a symlinked protocol", async () => {
+    const real = await put(repo.dir, "elsewhere/0001-demo.yaml", protocolText());
+    await put(repo.dir, "docs/prereg/.keep", "");
+    await symlink(real, join(repo.dir, "docs/prereg/0001-demo.yaml"));
+    await commit(repo.dir, "a protocol that is a symlink");
+    expectRefusal(
+      await witness(repo.dir, "prereg", "verify"),
+      "0001-demo.yaml: expected the protocol as a regular file; got a symlink",
+    );
+  });
+
+  it("refuses two protocol files with one id, naming both", async () => {
+    await put(repo.dir, "docs/prereg/0001-demo.yaml", protocolText());
+    await put(repo.dir, "docs/prereg/0001-other.yaml", protocolText({ slug: "other" }));
+    for (const args of [
+      ["prereg", "verify"],
+      ["run", "--all"],
+      ["adr", "check"],
+    ]) {
+      expectRefusal(
+        await witness(repo.dir, ...args),
+        '0001-other.yaml: id: expected an id no other protocol has; 0001-demo.yaml has "0001" too',
+      );
+    }
+  });
+});
+
+describe("a NUL in a node prompt", () => {
+  it("is refused when the workflow is read, before state.json exists", async () => {
+    const state = join(await mkdtemp(join(tmpdir(), "witness-nul-")), "state");
+    try {
+      const workflow = join(WITNESS_ROOT, "orchestrator/test/fixtures/malformed/nul-prompt.yaml");
+      const result = await witness(repo.dir, "orchestrate", "run", workflow, "--state", state);
+      expectRefusal(result, `${workflow}: nodes.0.prompt: expected a prompt without NUL`);
+      expect(existsSync(join(state, "state.json"))).toBe(false);
+    } finally {
+      await rm(join(state, ".."), { recursive: true, force: true });
+    }
+  });
+});
