@@ -39,7 +39,8 @@ async function checkCited(cell: string, path: string, ctx: GateContext): Promise
 export const SUPPORT_TABLE_SOURCE = join("orchestrator", "policy", "ambient-support.ts");
 
 /**
- * Every honoured cell of the orchestrator's support table must cite a record the gate accepts.
+ * Every honoured cell of the orchestrator's support table must cite a record the gate accepts,
+ * and so must every refused cell that cites one.
  * Null outside witness's own repository, whose records the table cites.
  */
 export async function gateSupportTable(
@@ -54,6 +55,11 @@ export async function gateSupportTable(
   const cells: CitedCell[] = [];
   for (const [backend, row] of Object.entries(AMBIENT_SUPPORT)) {
     for (const [value, cell] of Object.entries(row)) {
+      // A refusal needs no record; one that cites a record must cite one the gate accepts.
+      if (cell.verdict === "refused" && cell.record !== undefined) {
+        cells.push(await checkCited(`ambient ${backend}/${value} (refused)`, cell.record, ctx));
+        continue;
+      }
       if (cell.verdict !== "honoured") continue;
       const name = `ambient ${backend}/${value}`;
       // Tolerate a table that allows a missing record: an honoured cell without one fails.

@@ -103,12 +103,19 @@ const median = (xs: readonly number[]) => {
     : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 };
 
-/** Runs the benchmark and returns its Markdown section. */
-export default async function benchProbe(): Promise<string> {
+/** Runs the benchmark for Claude Code and Codex and returns its Markdown section. */
+export default function benchProbe(): Promise<string> {
+  return benchProbeOf(["claude-code", "codex"], "probe: cost of runProbe over the bare CLI");
+}
+
+/**
+ * Runs the benchmark for `names` and returns a Markdown section under `title` (each group of
+ * CLIs is its own section, so one group can be re-measured without re-running the others).
+ */
+export async function benchProbeOf(names: ProbeCliName[], title: string): Promise<string> {
   const netns = (await netnsTools()) !== null;
   const tasks: { name: string; fn: () => Promise<void> }[] = [];
   const closers: (() => Promise<void>)[] = [];
-  const names: ProbeCliName[] = ["claude-code", "codex", "gemini", "qwen"];
   // Rounds alternate the cases, so load from other processes hits bare runs and probes alike;
   // each round's ratio compares runs made within seconds of each other.
   const samples = new Map<string, number[]>();
@@ -157,11 +164,11 @@ export default async function benchProbe(): Promise<string> {
     for (const close of closers) await close();
   }
   const lines = [
-    "## probe: cost of runProbe over the bare CLI",
+    `## ${title}`,
     "",
     `${ROUNDS} rounds × ${PER_ROUND} runs of each case, cases alternating between rounds (after one`,
     "warm-up run each). Script: one shell call that creates a sentinel, then a final answer; fixture:",
-    "one CLAUDE.md with a marker. The bare run spawns the cached binary through `runProcess` against",
+    "one CLAUDE.md with a marker (argv per CLI in bench/probe.bench.ts). The bare run spawns the cached binary through `runProcess` against",
     "the same fake server with the same env, in a cell prepared once, from a fresh copy of the cell's",
     "initial HOME each time (the warm-HOME column reuses one HOME: the CLI's own first-run set-up",
     "in a new HOME is the difference); runProbe builds a fresh cell",

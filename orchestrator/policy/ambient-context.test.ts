@@ -17,6 +17,8 @@ import {
   RECORD_0002,
   RECORD_0003,
   RECORD_0004,
+  RECORD_0016,
+  RECORD_0017,
 } from "./ambient-support.js";
 
 let repo: TempWorkspace;
@@ -266,7 +268,7 @@ describe("pi translation: its walk off, the engine's files appended root-most fi
 });
 
 describe("support table and its diagnostics", () => {
-  it("honours a cell only with a witness record: Claude Code (records 0001-0003) and Codex (record 0004)", () => {
+  it("honours a cell only with a witness record: Claude Code (records 0001-0003), Codex (record 0004), Gemini CLI (0016) and Qwen Code (0017)", () => {
     const honoured = Object.entries(AMBIENT_SUPPORT).flatMap(([backend, row]) =>
       Object.entries(row).flatMap(([value, cell]) =>
         cell.verdict === "honoured" ? [[backend, value, cell.record]] : [],
@@ -281,6 +283,10 @@ describe("support table and its diagnostics", () => {
       ["codex", "workspace", RECORD_0004],
       ["codex", "operator", RECORD_0004],
       ["codex", "all", RECORD_0004],
+      ["gemini", "workspace", RECORD_0016],
+      ["gemini", "all", RECORD_0016],
+      ["qwen", "none", RECORD_0017],
+      ["qwen", "all", RECORD_0017],
     ]);
   });
 
@@ -291,6 +297,9 @@ describe("support table and its diagnostics", () => {
     ["claude-code", ["honoured", "honoured", "honoured", "honoured"]],
     ["codex", ["honoured", "honoured", "honoured", "honoured"]],
     ["pi", ["unmeasured", "unmeasured", "unmeasured", "unmeasured"]],
+    ["gemini", ["refused", "honoured", "refused", "honoured"]],
+    ["qwen", ["honoured", "unmeasured", "unmeasured", "honoured"]],
+    ["cursor", ["unmeasured", "unmeasured", "unmeasured", "unmeasured"]],
   ] as const)("%s: none, workspace, operator, all are %j", (backend, verdicts) => {
     const row = AMBIENT_SUPPORT[backend];
     expect([row.none, row.workspace, row.operator, row.all].map((cell) => cell.verdict)).toEqual(

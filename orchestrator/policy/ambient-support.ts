@@ -7,11 +7,13 @@ export type AmbientBackend =
 
 /**
  * One cell. `honoured` must cite the witness measurement record that earned it (the ADR gate
- * checks the path); a cell without one is `unmeasured`, however plausible its translation.
+ * checks the path); a cell without one is `unmeasured`, however plausible its translation. A
+ * `refused` cell may cite the record that shows the loader the policy cannot switch off (the gate
+ * checks that citation too).
  */
 export type SupportCell =
   | { verdict: "honoured"; record: string; evidence: string }
-  | { verdict: "refused"; why: string }
+  | { verdict: "refused"; why: string; record?: string }
   | { verdict: "unmeasured"; why: string };
 
 type Row = Readonly<Record<AmbientContext, SupportCell>>;
@@ -30,6 +32,16 @@ export const RECORD_0003 =
 
 /** Record 0004: hand-written Codex 0.171.0 nodes under each of the four values. */
 export const RECORD_0004 = "docs/measurements/0004-codex-ambient-context-codex-0.171.0.json";
+
+/** Record 0014: Gemini CLI 0.61.0's own loading, context.fileName and approval modes. */
+export const RECORD_0014 =
+  "docs/measurements/0014-gemini-instruction-files-approval-gemini-0.61.0-2.json";
+
+/** Record 0016: the orchestrator's workspace and all nodes on Gemini CLI 0.61.0. */
+export const RECORD_0016 = "docs/measurements/0016-gemini-ambient-context-gemini-0.61.0-2.json";
+
+/** Record 0017: the orchestrator's none and all nodes on Qwen Code 0.24.4. */
+export const RECORD_0017 = "docs/measurements/0017-qwen-ambient-context-qwen-0.24.4-2.json";
 
 const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
 const refused = (why: string): SupportCell => ({ verdict: "refused", why });
@@ -51,9 +63,27 @@ const OPENCODE_LOADER =
   "opencode loads its global AGENTS.md and every AGENTS.md up to the home directory, with no switch to stop it";
 const KIMI_WALK = "kimi has no switch that skips the repository walk";
 const GROK_TRUST = "grok reads the project's instruction files whenever it trusts the folder";
-const NO_MECHANISM = (cli: string): SupportCell =>
+const CURSOR_NOT_ON_NPM = unmeasured(
+  "Cursor's agent (cursor-agent) is not published on the npm registry, so witness cannot install it into its vendor cache or measure it; it keeps its own conventions",
+);
+const GEMINI_PROJECT_FILE: SupportCell = {
+  verdict: "refused",
+  why: "Gemini CLI 0.61.0 loads the workspace's GEMINI.md in every headless run: context.fileName only adds names, and a headless run refuses an untrusted folder",
+  record: RECORD_0014,
+};
+const gemini = (evidence: string): SupportCell => ({
+  verdict: "honoured",
+  record: RECORD_0016,
+  evidence: `${evidence}, workspace outside and under HOME, 3 of 3 spawns per arm`,
+});
+const qwen = (evidence: string): SupportCell => ({
+  verdict: "honoured",
+  record: RECORD_0017,
+  evidence: `${evidence}, workspace outside and under HOME, 3 of 3 spawns per arm`,
+});
+const QWEN_NO_NARROWING = (what: string): SupportCell =>
   unmeasured(
-    `no ambient_context mechanism is known or measured for ${cli}; it keeps its own conventions`,
+    `Qwen Code 0.24.4 reads ~/.qwen, the workspace and the git root's parent together, and only --safe-mode narrows that, to nothing (record 0015); the orchestrator renders no ${what}-only translation (files resolved by the engine and passed with --append-system-prompt would be one)`,
   );
 
 /** The support table, backend × value. Refusals need only a loader seen without a switch (docs/background.md#ac-support). */
@@ -117,9 +147,27 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
     operator: refused(GROK_TRUST),
     all: unmeasured("grok's native loading was read from its source, not measured"),
   },
-  cursor: allFour(NO_MECHANISM("cursor")),
-  gemini: allFour(NO_MECHANISM("gemini")),
-  qwen: allFour(NO_MECHANISM("qwen")),
+  cursor: allFour(CURSOR_NOT_ON_NPM),
+  gemini: {
+    none: GEMINI_PROJECT_FILE,
+    workspace: gemini(
+      "a GEMINI_CLI_HOME whose .gemini mirrors the operator's without its context files and tmp loaded the workspace's GEMINI.md and AGENTS.md and none of ~/.gemini's files",
+    ),
+    operator: GEMINI_PROJECT_FILE,
+    all: gemini(
+      "unchanged loading read the workspace's files and ~/.gemini's GEMINI.md, AGENTS.md (named by context.fileName) and project memory; never a file above the git root",
+    ),
+  },
+  qwen: {
+    none: qwen(
+      "--safe-mode kept every planted QWEN.md, AGENTS.md, QWEN.local.md and rule out (it also turns off hooks, extensions, skills and MCP servers)",
+    ),
+    workspace: QWEN_NO_NARROWING("workspace"),
+    operator: QWEN_NO_NARROWING("operator"),
+    all: qwen(
+      "unchanged loading read the workspace's, the git root's parent's and ~/.qwen's QWEN.md, AGENTS.md and rules",
+    ),
+  },
 };
 
 /** The cell for one backend and value. */

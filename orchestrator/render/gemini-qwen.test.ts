@@ -38,6 +38,17 @@ describe("Gemini CLI rendering", () => {
     expect(p.args).toEqual(["-m", "m", "-p", "do it"]);
   });
 
+  it.each(["none", "operator"] as const)(
+    "refuses %s: the workspace's GEMINI.md loads in every headless run (record 0014)",
+    async (value) => {
+      const repo = tempWorkspace();
+      await expect(plan(repo, { adapter: "gemini", ambientContext: value })).rejects.toMatchObject({
+        name: "RefusalError",
+        message: expect.stringContaining("GEMINI.md") as unknown,
+      });
+    },
+  );
+
   it("reads the context file names from the operator's settings, GEMINI.md always among them", () => {
     const repo = tempWorkspace();
     const dir = join(repo.home, ".gemini");
