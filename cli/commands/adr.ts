@@ -41,9 +41,14 @@ const checkCommand: CommandModule = {
 
 const statusCommand: CommandModule = {
   command: "status",
-  describe: "Print every ADR with its status and evidence",
+  describe: "Print every ADR with its status and evidence, and the versions each protocol holds on",
   handler: handled(async () => {
-    await printGate();
+    const { rows } = await printGate();
+    const { loadGateContext } = await import("../../adr/gate.js");
+    const { renderVersionsHeld, versionsHeld } = await import("../../adr/versions-held.js");
+    const { ctx } = await loadGateContext(process.cwd());
+    const held = renderVersionsHeld(await versionsHeld(rows, ctx));
+    if (held !== "") process.stdout.write(`\nversions with a confirming record:\n${held}`);
   }),
 };
 
