@@ -1,7 +1,8 @@
 // Per required protocol, every CLI version with a confirming record of its current lock: what
 // `witness adr status` prints as "holds on 2.1.282, 2.1.332".
 import { compareVersions } from "../core/version-order.js";
-import { type AdrRow, type GateContext, provenanceProblem } from "./gate.js";
+import { checkProtocol } from "../prereg/verify.js";
+import { type AdrRow, type GateContext, judgeRecord } from "./gate.js";
 
 /** One required protocol and the versions its current lock is confirmed on. */
 export interface VersionsHeld {
@@ -17,17 +18,17 @@ export async function versionsHeld(
 ): Promise<Map<string, VersionsHeld>> {
   const out = new Map<string, VersionsHeld>();
   for (const e of rows.flatMap((r) => r.evidence)) {
-    if (e.lockHash === null || out.has(e.protocol)) continue;
+    if (e.lockHash === null || e.file === undefined || out.has(e.protocol)) continue;
+    const check = await checkProtocol(e.file);
     const confirming = ctx.records.filter(
-      (r) =>
-        r.record.protocol.id === e.protocol &&
-        r.record.protocol.canonicalHash === e.lockHash &&
-        r.record.verdict === "confirmed",
+      (r) => r.record.protocol.id === e.protocol && r.record.protocol.canonicalHash === e.lockHash,
     );
     const versions = new Set<string>();
     let cli = "";
     for (const r of confirming) {
-      if ((await provenanceProblem(r, ctx)) !== null) continue;
+      // The gate's own judgement: the verdict recomputed from the spawns, and the provenance.
+      const judged = await judgeRecord(r, check, ctx);
+      if (judged.verdict !== "confirmed" || judged.problem !== null) continue;
       versions.add(r.record.cli.version);
       cli = r.record.cli.name;
     }
