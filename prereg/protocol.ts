@@ -1,7 +1,8 @@
 import { z } from "zod";
 
-import { fixtureSchema, plantedMarkerNames } from "../probes/contracts/fixture.js";
+import { fixtureSchema, layoutProblems, plantedMarkerNames } from "../probes/contracts/fixture.js";
 import { launchEnvProblems } from "../probes/contracts/launch-env.js";
+import { unknownPathRoots, unknownRootMessage } from "../probes/contracts/placeholders.js";
 import {
   cliRefSchema,
   launchSchema,
@@ -68,6 +69,23 @@ export const protocolSchema = z
           message: `expected a sentinel this arm's script names (${sentinels.join(", ") || "none"}); got "${name}"`,
         });
       }
+      for (const problem of layoutProblems(arm.fixture))
+        ctx.addIssue({
+          code: "custom",
+          path: ["arms", i, "fixture", ...problem.path],
+          message: problem.message,
+        });
+      const placed = {
+        fixture: { files: arm.fixture.files },
+        launch: arm.launch,
+        script: arm.script,
+      };
+      for (const { path, root } of unknownPathRoots(placed))
+        ctx.addIssue({
+          code: "custom",
+          path: ["arms", i, ...path],
+          message: unknownRootMessage(root),
+        });
       for (const problem of launchEnvProblems(arm.launch.env))
         ctx.addIssue({
           code: "custom",

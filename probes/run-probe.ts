@@ -16,6 +16,7 @@ import {
 } from "./cell/cell.js";
 import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
 import { applyLaunchEnv } from "./contracts/launch-env.js";
+import { resolvePathsDeep } from "./contracts/placeholders.js";
 import { type Observation, observationSchema, redactObservation } from "./contracts/observation.js";
 import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
 import { sentinelNames } from "./contracts/script.js";
@@ -126,14 +127,18 @@ export async function runProbe(
   const slot: NetnsSlot | null = acquired.value;
   let server: FakeServer | null = null;
   try {
-    const script = resolveSentinelsDeep(spec.script, (name) => cellSentinelPath(cell, name));
+    const script = resolvePathsDeep(
+      resolveSentinelsDeep(spec.script, (name) => cellSentinelPath(cell, name)),
+      cell.pathRoots,
+    );
+    const launchSpec = resolvePathsDeep(spec.launch, cell.pathRoots);
     const responder = driverResponder(driver, script, cli.version);
     server = await startFakeServer(responder, slot ? { socketPath: slot.socketPath } : {});
     const baseUrl = slot ? `http://127.0.0.1:${slot.port}` : server.url;
 
     const planned =
-      "node" in spec.launch ? await renderNodeLaunch(spec.launch, spec.cli.name, cell) : null;
-    const argv = planned ? planned.args : "argv" in spec.launch ? spec.launch.argv : [];
+      "node" in launchSpec ? await renderNodeLaunch(launchSpec, spec.cli.name, cell) : null;
+    const argv = planned ? planned.args : "argv" in launchSpec ? launchSpec.argv : [];
     const launched = driver.launch({ argv, baseUrl, version: cli.version, cell });
     const args = launched.args;
     // The arm's own changes come last: they may drop a variable the driver sets (IS_SANDBOX).
@@ -142,7 +147,7 @@ export async function runProbe(
         parent: process.env,
         set: { ...cell.env, ...(planned?.env ?? {}), ...launched.env },
       }),
-      spec.launch.env,
+      launchSpec.env,
     );
     const launch = slot ? slot.wrap(cli.bin, args) : { file: cli.bin, args };
     startCellFlush(cell);
@@ -150,7 +155,7 @@ export async function runProbe(
       file: launch.file,
       args: launch.args,
       env,
-      cwd: cell.workspace,
+      cwd: cell.cwd,
       timeoutMs: spec.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
@@ -170,7 +175,7 @@ export async function runProbe(
       cli: { name: spec.cli.name, version: cli.version },
       argv: [cli.bin, ...args],
       env,
-      cwd: cell.workspace,
+      cwd: cell.cwd,
       isolation: slot ? "netns" : "loopback-config",
       exitCode: result.exitCode,
       signal: result.signal,

@@ -9,6 +9,7 @@ import { parseWith } from "../../core/read-input.js";
 import type { FileRoot, Fixture, SentinelPlacement } from "../contracts/fixture.js";
 import { fixtureSchema, plantedMarkerNames, WORKSPACE_SENTINEL_DIR } from "../contracts/fixture.js";
 import { cellLayout } from "../contracts/fixture-paths.js";
+import { type PathRoot, resolvePaths, WITNESS_CLI } from "../contracts/placeholders.js";
 import type { CellPaths } from "../drivers/driver.js";
 import { commitAll, makeWorkspaceSentinelDir, primaryRepo, worktreeRepo } from "./git-steps.js";
 import { markerValue, plantMarkers, sentinelPath } from "./markers.js";
@@ -22,6 +23,12 @@ export interface Cell {
   workspace: string;
   parent: string;
   grandparent: string;
+  /** The primary checkout: the workspace, or the checkout a nested worktree belongs to. */
+  primary: string;
+  /** Where the CLI starts: the workspace root, or the fixture's `cwd` below it. */
+  cwd: string;
+  /** What each `{{path:<root>}}` stands for in this cell. */
+  pathRoots: Record<PathRoot, string>;
   /** Where sentinels placed in the cell live: `<root>/sentinels`. */
   sentinelDir: string;
   /** Where sentinels placed in the workspace live: `<workspace>/.witness-sentinels`. */
@@ -70,10 +77,12 @@ async function populate(
   const codexHome = join(home, ".codex");
   const sentinelDir = join(root, "sentinels");
   const gitConfig = join(root, "gitconfig");
-  const cellRel = cellLayout(fixture.workspace);
+  const nested = fixture.workspace === "nested-worktree";
+  const cellRel = cellLayout(fixture.workspace, fixture.worktree);
   const [grandparent, parent, ws] = [cellRel.grandparent, cellRel.parent, cellRel.workspace].map(
     (rel) => join(root, rel),
   ) as [string, string, string];
+  const primary = nested ? parent : ws;
   // Independent directories: made concurrently (each recursive mkdir makes its own ancestors).
   await Promise.all([
     ...[
@@ -98,17 +107,29 @@ async function populate(
   };
   const gitEnv = { ...baseEnv, ...env };
 
-  const roots: Record<FileRoot, string> = { workspace: ws, home, parent, grandparent };
+  const roots: Record<FileRoot, string> = {
+    workspace: ws,
+    home,
+    parent,
+    grandparent,
+    cell: root,
+    primary,
+  };
+  const pathRoots: Record<PathRoot, string> = { ...roots, tmp, "witness-cli": WITNESS_CLI };
   const markers = plantedMarkerNames(fixture).map((name) => ({
     name,
     value: markerValue(name, nonce),
     planted: [] as string[],
   }));
-  const plant = async (at: FileRoot) => {
-    for (const file of fixture.files.filter((f) => f.at === at)) {
+  // In the nested layout a primary file is planted before the worktree exists unless it says after.
+  const plant = async (at: FileRoot, afterWorktree = false) => {
+    const files = fixture.files.filter(
+      (f) => f.at === at && (f.afterWorktree === true) === afterWorktree,
+    );
+    for (const file of files) {
       const target = join(roots[at], file.path);
       await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, plantMarkers(file.content, nonce));
+      await writeFile(target, resolvePaths(plantMarkers(file.content, nonce), pathRoots));
       for (const m of markers) {
         if (file.content.includes(`{{marker:${m.name}}}`)) m.planted.push(relative(root, target));
       }
@@ -116,20 +137,27 @@ async function populate(
   };
 
   let wsRepo = primaryRepo(ws);
-  if (fixture.workspace === "nested-worktree") {
-    // The primary checkout is the workspace's parent directory; the workspace is its worktree.
-    const primary = primaryRepo(parent);
+  if (nested) {
+    // The primary checkout is `parent`; the workspace is its worktree, at `worktree` inside it.
+    const primaryGit = primaryRepo(parent);
     await plant("parent");
-    await commitAll(primary, gitEnv, { init: true, message: "witness fixture", worktree: ws });
-    wsRepo = worktreeRepo(primary, ws);
+    await plant("primary");
+    await commitAll(primaryGit, gitEnv, { init: true, message: "witness fixture", worktree: ws });
+    wsRepo = worktreeRepo(primaryGit, ws);
     await plant("workspace");
     await commitAll(wsRepo, gitEnv, { init: false, message: "witness workspace" });
+    await plant("parent", true);
+    await plant("primary", true);
   } else {
     await mkdir(ws, { recursive: true });
     await plant("workspace");
+    await plant("primary");
     await commitAll(wsRepo, gitEnv, { init: true, message: "witness fixture" });
     await plant("parent");
   }
+  const cwd = fixture.cwd === undefined ? ws : join(ws, fixture.cwd);
+  await mkdir(cwd, { recursive: true });
+  await plant("cell");
   const sentinelsIn = fixture.sentinelsIn ?? {};
   if (Object.values(sentinelsIn).includes("workspace")) {
     await makeWorkspaceSentinelDir(wsRepo, gitEnv);
@@ -148,6 +176,9 @@ async function populate(
     workspace: ws,
     parent,
     grandparent,
+    primary,
+    cwd,
+    pathRoots,
     sentinelDir,
     workspaceSentinelDir: join(ws, WORKSPACE_SENTINEL_DIR),
     sentinelsIn,

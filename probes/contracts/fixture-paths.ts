@@ -3,7 +3,7 @@
 import { posix } from "node:path";
 
 /** The roots a fixture file is planted under (the schema's `at`). */
-export type FixtureRootName = "workspace" | "home" | "parent" | "grandparent";
+export type FixtureRootName = "workspace" | "home" | "parent" | "grandparent" | "cell" | "primary";
 
 /** Where a fixture's roots and the cell's own directories lie, relative to the cell root. */
 export interface CellLayout {
@@ -11,6 +11,10 @@ export interface CellLayout {
   home: string;
   parent: string;
   grandparent: string;
+  /** The cell's root itself (the empty relative path). */
+  cell: string;
+  /** The primary checkout: the workspace, or (nested) the checkout the worktree belongs to. */
+  primary: string;
   /** Directories the cell makes itself: a fixture file may lie below them, never on them. */
   made: readonly string[];
 }
@@ -24,27 +28,39 @@ export const HOME_DIRS: readonly string[] = [
   ".codex",
 ];
 
-/** The cell's layout for a workspace placement (`outside-home`, `under-home`, `nested-worktree`). */
+/**
+ * The cell's layout for a workspace placement (`outside-home`, `under-home`, `nested-worktree`);
+ * a nested worktree lies at `worktree` inside the primary checkout (`parent`), `ws` by default.
+ */
 export function cellLayout(
   workspace: "outside-home" | "under-home" | "nested-worktree",
+  worktree = "ws",
 ): CellLayout {
   // outside-home and nested-worktree share the ancestors; the worktree's parent is a primary checkout.
   const grandparent = workspace === "under-home" ? "home/projects" : "outside/grand";
   const parent = `${grandparent}/parent`;
+  const ws = `${parent}/${workspace === "nested-worktree" ? worktree : "ws"}`;
   return {
-    workspace: `${parent}/ws`,
+    workspace: ws,
     home: "home",
     parent,
     grandparent,
-    made: [...HOME_DIRS.map((d) => `home/${d}`), `${parent}/ws`],
+    cell: "",
+    primary: workspace === "nested-worktree" ? parent : ws,
+    made: [...HOME_DIRS.map((d) => `home/${d}`), ws],
   };
+}
+
+/** The cell-relative path of a file planted at `root` (the cell root has no prefix). */
+export function underRoot(layout: CellLayout, root: FixtureRootName, path: string): string {
+  return layout[root] === "" ? path : `${layout[root]}/${path}`;
 }
 
 /** The deepest root whose directory holds the cell-relative `path` (a root lies inside another). */
 export function innermostRoot(layout: CellLayout, path: string): FixtureRootName {
   const roots: FixtureRootName[] = ["workspace", "parent", "grandparent", "home"];
   const sorted = roots.sort((a, b) => layout[b].length - layout[a].length);
-  return sorted.find((r) => path.startsWith(`${layout[r]}/`)) ?? "home";
+  return sorted.find((r) => path.startsWith(`${layout[r]}/`)) ?? "cell";
 }
 
 /** The longest fixture path, in bytes: far below PATH_MAX once the cell's own prefix is added. */

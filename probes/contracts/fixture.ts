@@ -2,7 +2,13 @@ import { posix } from "node:path";
 
 import { z } from "zod";
 
-import { cellLayout, fixturePathProblem, innermostRoot, pathClashes } from "./fixture-paths.js";
+import {
+  cellLayout,
+  fixturePathProblem,
+  innermostRoot,
+  pathClashes,
+  underRoot,
+} from "./fixture-paths.js";
 
 /** The workspace's own sentinel directory, excluded from git so it never shows as a change. */
 export const WORKSPACE_SENTINEL_DIR = ".witness-sentinels";
@@ -22,6 +28,10 @@ export const fileRootSchema = z.enum([
   "parent",
   /** the directory two levels above the workspace's git root */
   "grandparent",
+  /** the cell's own root: extra directories a launch names with {{path:cell}} (e.g. staged/…) */
+  "cell",
+  /** the primary checkout: the workspace itself, or the checkout a nested worktree belongs to */
+  "primary",
 ]);
 export type FileRoot = z.infer<typeof fileRootSchema>;
 
@@ -37,6 +47,11 @@ export const fixtureFileSchema = z
     content: z.string().max(MAX_FIXTURE_FILE_CHARS, {
       message: `expected at most ${MAX_FIXTURE_FILE_CHARS} characters of content`,
     }),
+    /**
+     * Nested worktree only: plant this primary-checkout file after `git worktree add`, uncommitted,
+     * so the worktree does not have it (absent: before, committed).
+     */
+    afterWorktree: z.boolean().optional(),
   })
   // A planted file there would pass for a sentinel the CLI created.
   .refine(
@@ -56,6 +71,12 @@ export const sentinelPlacementSchema = z.enum([
   "workspace",
 ]);
 export type SentinelPlacement = z.infer<typeof sentinelPlacementSchema>;
+
+/** A relative path below a root, by the same rule as a file's (plain segments, no `.git`). */
+const plainRelative = z.string().superRefine((p, ctx) => {
+  const problem = fixturePathProblem(p);
+  if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+});
 
 /** A declarative description of the files and layout a probe spawn starts from. */
 export const fixtureSchema = z
@@ -80,17 +101,25 @@ export const fixtureSchema = z
             : undefined,
       })
       .optional(),
+    /**
+     * Nested worktree only: where the worktree lies inside the primary checkout, e.g.
+     * `.iterion/worktrees/run1` (absent: `ws`, directly inside it).
+     */
+    worktree: plainRelative.optional(),
+    /** A directory below the workspace root the CLI starts in, made if missing (absent: the root). */
+    cwd: plainRelative.optional(),
   })
   // Two files on one path, or a file where another (or the cell) needs a directory, cannot be planted.
   .superRefine((fixture, ctx) => {
-    const layout = cellLayout(fixture.workspace);
+    const layout = cellLayout(fixture.workspace, fixture.worktree);
     const placed = fixture.files.map((f, index) => ({
-      path: `${layout[f.at]}/${f.path}`,
+      path: underRoot(layout, f.at, f.path),
       index,
     }));
     fixture.files.forEach((f, index) => {
-      const deepest = innermostRoot(layout, `${layout[f.at]}/${f.path}`);
-      if (deepest !== f.at) {
+      const deepest = innermostRoot(layout, underRoot(layout, f.at, f.path));
+      // `primary` names the workspace's or the parent's directory: judge directories, not names.
+      if (layout[deepest] !== layout[f.at]) {
         ctx.addIssue({
           code: "custom",
           path: ["files", index, "at"],
@@ -103,6 +132,45 @@ export const fixtureSchema = z
     }
   });
 export type Fixture = z.infer<typeof fixtureSchema>;
+
+/** Where the nested layout's worktree lies inside the primary checkout when the fixture says nothing. */
+export const DEFAULT_WORKTREE = "ws";
+
+/** Names at the cell root the cell makes itself; a file `at: cell` may not lie in or on them. */
+const CELL_OWN = ["home", "outside", "tmp", "sentinels", "gitconfig", "overlay", "requests.json"];
+
+/** What is wrong with a fixture's layout fields, each with its path below `fixture`. */
+export function layoutProblems(fixture: Fixture): { path: (string | number)[]; message: string }[] {
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const nested = fixture.workspace === "nested-worktree";
+  if (fixture.worktree !== undefined && !nested)
+    problems.push({
+      path: ["worktree"],
+      message: "expected worktree only with workspace: nested-worktree",
+    });
+  if (fixture.worktree !== undefined && fixture.worktree.split("/")[0] === ".git")
+    problems.push({ path: ["worktree"], message: "expected a worktree path outside .git" });
+  fixture.files.forEach((f, i) => {
+    if (f.at === "cell" && CELL_OWN.includes(f.path.split("/")[0] ?? ""))
+      problems.push({
+        path: ["files", i, "path"],
+        message: `expected a path outside the cell's own directories (${CELL_OWN.join(", ")}); use their own roots`,
+      });
+    if (f.afterWorktree === undefined) return;
+    if (!nested)
+      problems.push({
+        path: ["files", i, "afterWorktree"],
+        message: "expected afterWorktree only with workspace: nested-worktree",
+      });
+    else if (f.at !== "primary" && f.at !== "parent")
+      problems.push({
+        path: ["files", i, "afterWorktree"],
+        message:
+          "expected afterWorktree only on a file at: primary (or parent, the same directory)",
+      });
+  });
+  return problems;
+}
 
 const MARKER_RE = /\{\{marker:([A-Za-z0-9_]+)\}\}/g;
 

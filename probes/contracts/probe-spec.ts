@@ -3,8 +3,9 @@ import { z } from "zod";
 import { UsageError } from "../../core/errors.js";
 import { compareVersions } from "../../core/version-order.js";
 import { canonicalCliName, probeCliNameSchema, unsupportedCli } from "./clis.js";
-import { type Fixture, fixtureSchema } from "./fixture.js";
+import { type Fixture, fixtureSchema, layoutProblems } from "./fixture.js";
 import { launchEnvProblems, launchEnvSchema } from "./launch-env.js";
+import { unknownPathRoots, unknownRootMessage } from "./placeholders.js";
 import { type Script, scriptSchema, sentinelNames } from "./script.js";
 
 export { type ProbeCliName, probeCliNameSchema } from "./clis.js";
@@ -55,6 +56,19 @@ export const probeSpecSchema = z
     timeoutMs: z.number().int().positive().default(60_000),
   })
   .superRefine((spec, ctx) => {
+    for (const problem of layoutProblems(spec.fixture))
+      ctx.addIssue({
+        code: "custom",
+        path: ["fixture", ...problem.path],
+        message: problem.message,
+      });
+    const placed = {
+      fixture: { files: spec.fixture.files },
+      launch: spec.launch,
+      script: spec.script,
+    };
+    for (const { path, root } of unknownPathRoots(placed))
+      ctx.addIssue({ code: "custom", path, message: unknownRootMessage(root) });
     for (const problem of launchEnvProblems(spec.launch.env))
       ctx.addIssue({
         code: "custom",

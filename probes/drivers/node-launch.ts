@@ -31,7 +31,7 @@ export async function renderNodeLaunch(
   const { planLaunch, materializeHomeOverlay } = await import("../../orchestrator/index.js");
   const plan = await planLaunch({
     node: { ...node, adapter: cli },
-    cwd: cell.workspace,
+    cwd: cell.cwd,
     operatorHome: cell.home,
     env: cell.env,
     run: { acceptLoadedUserConfig: launch.acceptLoadedUserConfig },

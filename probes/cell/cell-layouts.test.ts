@@ -1,0 +1,147 @@
+// The layouts and paths a protocol may ask the cell for: a worktree at a path inside the primary,
+// primary files planted after it, a cwd below the workspace, extra directories under the cell,
+// and {{path:<root>}} in planted contents.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { buildChildEnv } from "../../core/child-env.js";
+import { gitOut } from "../../core/git.js";
+import { fixtureSchema, layoutProblems } from "../contracts/fixture.js";
+import { WITNESS_CLI } from "../contracts/placeholders.js";
+import { driverFor } from "../drivers/index.js";
+import { type Cell, createCell, removeCell } from "./cell.js";
+
+const baseEnv = buildChildEnv({ parent: process.env });
+
+async function withCell(fixture: unknown, fn: (cell: Cell) => Promise<void>): Promise<void> {
+  const cell = await createCell({
+    fixture: fixtureSchema.parse(fixture),
+    nonce: "n0nce",
+    trust: driverFor("claude-code").trustWorkspace,
+    baseEnv,
+  });
+  try {
+    await fn(cell);
+  } finally {
+    await removeCell(cell);
+  }
+}
+
+const git = (cell: Cell, cwd: string, ...args: string[]) =>
+  gitOut(["-c", "safe.directory=*", ...args], { cwd, env: { ...baseEnv, ...cell.env } });
+
+describe("cell layouts", () => {
+  it("puts a nested worktree at the given path inside the primary and plants after-worktree files uncommitted", async () => {
+    await withCell(
+      {
+        workspace: "nested-worktree",
+        worktree: ".iterion/worktrees/run1",
+        files: [
+          { at: "primary", path: "CLAUDE.md", content: "committed {{marker:REPO}}" },
+          {
+            at: "primary",
+            path: "NOTES.md",
+            content: "later {{marker:LATE}}",
+            afterWorktree: true,
+          },
+        ],
+      },
+      async (cell) => {
+        expect(cell.workspace).toBe(join(cell.primary, ".iterion", "worktrees", "run1"));
+        expect(cell.primary).toBe(cell.parent);
+        expect(await git(cell, cell.workspace, "rev-parse", "--show-toplevel")).toBe(
+          cell.workspace,
+        );
+        // The worktree has the committed file and not the one planted after it.
+        expect(readFileSync(join(cell.workspace, "CLAUDE.md"), "utf8")).toBe(
+          "committed WITNESS-REPO-n0nce",
+        );
+        expect(existsSync(join(cell.workspace, "NOTES.md"))).toBe(false);
+        expect(readFileSync(join(cell.primary, "NOTES.md"), "utf8")).toBe(
+          "later WITNESS-LATE-n0nce",
+        );
+        expect(await git(cell, cell.primary, "ls-files")).toBe("CLAUDE.md");
+      },
+    );
+  });
+
+  it("starts the CLI in a directory below the workspace root, made for it", async () => {
+    await withCell({ cwd: "packages/app" }, async (cell) => {
+      expect(cell.cwd).toBe(join(cell.workspace, "packages", "app"));
+      expect(existsSync(cell.cwd)).toBe(true);
+      expect(cell.primary).toBe(cell.workspace);
+    });
+  });
+
+  it("plants extra directories under the cell and resolves {{path:<root>}} in contents", async () => {
+    await withCell(
+      {
+        files: [
+          {
+            at: "cell",
+            path: "staged/plugin/skills/s/SKILL.md",
+            content: "root {{path:cell}} ws {{path:workspace}}",
+          },
+          {
+            at: "workspace",
+            path: "run.sh",
+            content: "node {{path:witness-cli}} --help # {{path:tmp}}",
+          },
+        ],
+      },
+      async (cell) => {
+        expect(readFileSync(join(cell.root, "staged/plugin/skills/s/SKILL.md"), "utf8")).toBe(
+          `root ${cell.root} ws ${cell.workspace}`,
+        );
+        expect(readFileSync(join(cell.workspace, "run.sh"), "utf8")).toBe(
+          `node ${WITNESS_CLI} --help # ${cell.tmp}`,
+        );
+        expect(cell.pathRoots.home).toBe(cell.home);
+      },
+    );
+  });
+
+  it("names the built CLI witness runs with", () => {
+    expect(WITNESS_CLI).toMatch(/\/dist\/cli\/main\.js$/);
+    expect(existsSync(WITNESS_CLI)).toBe(true);
+  });
+
+  it.each([
+    [{ worktree: "run1" }, "worktree", "only with workspace: nested-worktree"],
+    [{ workspace: "nested-worktree", worktree: ".git/wt" }, "worktree", "outside .git"],
+    [
+      { files: [{ at: "primary", path: "x", content: "", afterWorktree: true }] },
+      "files.0.afterWorktree",
+      "only with workspace: nested-worktree",
+    ],
+    [
+      {
+        workspace: "nested-worktree",
+        files: [{ at: "workspace", path: "x", content: "", afterWorktree: true }],
+      },
+      "files.0.afterWorktree",
+      "only on a file at: primary",
+    ],
+    [
+      { files: [{ at: "cell", path: "home/x", content: "" }] },
+      "files.0.path",
+      "outside the cell's own directories",
+    ],
+  ])("refuses the layout %j at %s", (fixture, path, message) => {
+    const problems = layoutProblems(fixtureSchema.parse(fixture));
+    expect(problems.some((p) => p.path.join(".") === path && p.message.includes(message))).toBe(
+      true,
+    );
+  });
+
+  it("refuses a cwd or worktree that is not a plain relative path", () => {
+    for (const bad of ["../up", "/abs", "a//b", "./x"]) {
+      expect(fixtureSchema.safeParse({ cwd: bad }).success).toBe(false);
+      expect(fixtureSchema.safeParse({ workspace: "nested-worktree", worktree: bad }).success).toBe(
+        false,
+      );
+    }
+  });
+});
