@@ -16,8 +16,8 @@ import {
 } from "./cell/cell.js";
 import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
 import { applyLaunchEnv } from "./contracts/launch-env.js";
-import { resolvePathsDeep } from "./contracts/placeholders.js";
 import { type Observation, observationSchema, redactObservation } from "./contracts/observation.js";
+import { resolvePathsDeep } from "./contracts/placeholders.js";
 import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
 import { sentinelNames } from "./contracts/script.js";
 import type { RejectedArgv } from "./drivers/driver.js";
