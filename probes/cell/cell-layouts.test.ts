@@ -15,7 +15,7 @@ import { type Cell, createCell, removeCell } from "./cell.js";
 
 const baseEnv = buildChildEnv({ parent: process.env });
 
-async function withCell(fixture: unknown, fn: (cell: Cell) => Promise<void>): Promise<void> {
+async function withCell(fixture: unknown, fn: (cell: Cell) => void | Promise<void>): Promise<void> {
   const cell = await createCell({
     fixture: fixtureSchema.parse(fixture),
     nonce: "n0nce",
@@ -68,7 +68,7 @@ describe("cell layouts", () => {
   });
 
   it("starts the CLI in a directory below the workspace root, made for it", async () => {
-    await withCell({ cwd: "packages/app" }, async (cell) => {
+    await withCell({ cwd: "packages/app" }, (cell) => {
       expect(cell.cwd).toBe(join(cell.workspace, "packages", "app"));
       expect(existsSync(cell.cwd)).toBe(true);
       expect(cell.primary).toBe(cell.workspace);
@@ -91,7 +91,7 @@ describe("cell layouts", () => {
           },
         ],
       },
-      async (cell) => {
+      (cell) => {
         expect(readFileSync(join(cell.root, "staged/plugin/skills/s/SKILL.md"), "utf8")).toBe(
           `root ${cell.root} ws ${cell.workspace}`,
         );
