@@ -110,7 +110,6 @@ describe("cell layouts", () => {
 
   it.each([
     [{ worktree: "run1" }, "worktree", "only with workspace: nested-worktree"],
-    [{ workspace: "nested-worktree", worktree: ".git/wt" }, "worktree", "outside .git"],
     [
       { files: [{ at: "primary", path: "x", content: "", afterWorktree: true }] },
       "files.0.afterWorktree",
@@ -124,16 +123,24 @@ describe("cell layouts", () => {
       "files.0.afterWorktree",
       "only on a file at: primary",
     ],
-    [
-      { files: [{ at: "cell", path: "home/x", content: "" }] },
-      "files.0.path",
-      "outside the cell's own directories",
-    ],
   ])("refuses the layout %j at %s", (fixture, path, message) => {
     const problems = layoutProblems(fixtureSchema.parse(fixture));
     expect(problems.some((p) => p.path.join(".") === path && p.message.includes(message))).toBe(
       true,
     );
+  });
+
+  it("refuses a .git worktree and a cell file inside another root, in the schema", () => {
+    const git = fixtureSchema.safeParse({ workspace: "nested-worktree", worktree: ".git/wt" });
+    expect(git.error?.issues[0]?.message).toContain("without a .git segment");
+    const home = fixtureSchema.safeParse({ files: [{ at: "cell", path: "home/x", content: "" }] });
+    expect(home.error?.issues[0]?.message).toBe(
+      "expected at: home for a path inside the home directory; got cell",
+    );
+    const tmp = layoutProblems(
+      fixtureSchema.parse({ files: [{ at: "cell", path: "tmp/x", content: "" }] }),
+    );
+    expect(tmp[0]?.message).toContain("outside the cell's own directories");
   });
 
   it("refuses a cwd or worktree that is not a plain relative path", () => {
