@@ -23,11 +23,18 @@ function spawnLines(spawn: SpawnRecord): string[] {
         .map(([k, v]) => `${k}=${v}`)
         .join(" "),
     )}`,
-    `- CLI run: ${obs.cli.name}@${obs.cli.version}; isolation: ${obs.isolation}; exit ${String(obs.exitCode)}${obs.signal === null ? "" : ` (signal ${obs.signal})`}; ${Math.round(obs.durationMs)} ms; ${obs.requestCount} model requests`,
+    `- CLI run: ${obs.cli.name}@${obs.cli.version}; isolation: ${obs.isolation}; exit ${String(obs.exitCode)}${obs.signal === null ? "" : ` (signal ${obs.signal})`}; ${Math.round(obs.durationMs)} ms; ${obs.requestCount} requests`,
     `- markers: ${seen.join(", ") || "none"}`,
   );
   if (obs.toolCalls.length > 0)
     lines.push(`- tool calls: ${obs.toolCalls.map((c) => `${c.name} ${c.outcome}`).join(", ")}`);
+  // Requests besides the agent's turns: listed, never counted as the script's calls or as faults.
+  if (obs.sideRequests.length > 0)
+    lines.push(
+      `- side requests: ${obs.sideRequests.map((r) => `${r.method} ${r.path} ${r.status} ×${r.count}`).join(", ")}`,
+    );
+  if (obs.helperCalls.length > 0)
+    lines.push(`- helper calls: ${obs.helperCalls.map((h) => `${h.kind} ×${h.count}`).join(", ")}`);
   if (spawn.faults.length > 0) lines.push(`- faults: ${spawn.faults.join("; ")}`);
   lines.push("", "| predicate | result | explanation |", "|---|---|---|");
   for (const p of spawn.predicates)
