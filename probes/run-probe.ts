@@ -1,6 +1,6 @@
 // One probe spawn end to end: cell, fake server, launch (netns when possible), observe, clean up.
 import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 
 import { buildChildEnv } from "../core/child-env.js";
 import { errorMessage } from "../core/error-text.js";
@@ -165,7 +165,11 @@ export async function runProbe(
     // A kept cell keeps the captured requests too: the raw evidence behind the observation.
     if (options.keep)
       await writeFile(join(cell.root, "requests.json"), JSON.stringify(requests, null, 2));
-    const transcript = await driver.readTranscript(env);
+    const transcript = await driver.readTranscript(env, {
+      markers: cell.markers.map((m) => m.value),
+      stdout: result.stdout,
+      stderr: result.stderr,
+    });
     // A refusal of the argv is read only when the CLI stopped before asking the model anything.
     const rejected =
       result.exitCode !== 0 && !requests.some((r) => !isSideRequest(r))
@@ -194,6 +198,7 @@ export async function runProbe(
         cli: `${spec.cli.name} ${cli.version}`,
         rejected,
       }),
+      transcriptFile: transcript.path === null ? null : relative(cell.root, transcript.path),
       stdoutTail: tail(result.stdout),
       stderrTail: tail(result.stderr),
     });

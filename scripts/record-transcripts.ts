@@ -1,248 +1,143 @@
-// Re-creates the transcript fixtures in transcripts/test/fixtures/ from real CLI runs.
+// Re-records the transcript fixtures in transcripts/test/fixtures/ from real CLI runs.
 // Usage: node --import tsx scripts/record-transcripts.ts [name@version …] [--only <scenario>]
-//   [--bin name@version=/path/to/binary]  (a binary installed by hand, e.g. npm install --prefix)
-// Each run: a temp HOME and git workspace, C's fake model server on loopback, the exact CLI
-// version from the vendor cache; the session file it wrote is copied verbatim with a COMMAND.md.
-import { copyFile, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+// Each run is one runProbe (fresh cell, fake model, netns where it can) kept on disk: the cell is
+// the ground truth. The session file the CLI wrote is copied verbatim, with its sidechains, a
+// truth.json built from the cell (scripts/transcript-truth.ts), a meta.json and a COMMAND.md.
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join, relative } from "node:path";
 
-import { buildChildEnv, redactEnv } from "../core/child-env.js";
-import { runProcess } from "../core/exec.js";
-import { gitOut } from "../core/git.js";
-import { type CliRef, parseCliRef } from "../probes/contracts/probe-spec.js";
-import { type Script, scriptSchema } from "../probes/contracts/script.js";
+import { parseCliRef } from "../probes/contracts/probe-spec.js";
+import { capturedRequestSchema } from "../probes/fake/server.js";
 import { driverFor } from "../probes/drivers/index.js";
-import { driverResponder } from "../probes/drivers/responder.js";
-import { startFakeServer } from "../probes/fake/server.js";
-import { ensureCli, parseReportedVersion } from "../probes/vendor-cache.js";
+import { releaseWarmSlot } from "../probes/isolation/netns.js";
+import { runProbe } from "../probes/run-probe.js";
+import { isClaudeSidechainName } from "../transcripts/locate.js";
+import { type Scenario, scenariosFor, specOf } from "./transcript-scenarios.js";
+import { buildTruth } from "./transcript-truth.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "transcripts", "test", "fixtures");
+
+/** The versions the fixtures cover (issue 10: one 1.0.x, one 2.0.x, two 2.1.x; ≤ 0.60, 0.15x, 0.17x). */
 const DEFAULT_REFS = [
+  "claude-code@1.0.128",
+  "claude-code@2.0.77",
+  "claude-code@2.1.282",
   "claude-code@2.1.332",
-  "claude-code@2.1.330",
+  "codex@0.58.0",
+  "codex@0.156.1",
   "codex@0.171.0",
-  "codex@0.169.0",
 ];
 
-/** One recorded situation: the argv after the binary, files to plant, the model's script. */
-interface Scenario {
-  name: string;
-  cli: CliRef["name"];
-  /** The fixture file's name. */
-  file: string;
-  argv: (ws: string) => string[];
-  /** Files relative to the cell root (`home/…`, `ws/…`). */
-  files: (ws: string, home: string) => Record<string, string>;
-  script: (ws: string) => Script;
+async function sidechainsOf(session: string): Promise<string[]> {
+  if (!session.includes("/.claude/")) return [];
+  const dir = dirname(session);
+  const beside = (await readdir(dir)).filter(isClaudeSidechainName).map((n) => join(dir, n));
+  const nested = join(dir, basename(session, ".jsonl"), "subagents");
+  const below = (await readdir(nested).catch(() => [])).map((n) => join(nested, n));
+  return [...beside, ...below].sort();
 }
 
-const shell = (...commands: string[]): Script =>
-  scriptSchema.parse({ turns: commands.map((c) => ({ calls: [{ shell: c }] })), final: "done" });
-
-const SCENARIOS: readonly Scenario[] = [
-  {
-    name: "default",
-    cli: "claude-code",
-    file: "session.jsonl",
-    argv: () => ["-p", "touch one file, then make one directory", "--output-format", "json"],
-    files: (ws) => ({
-      "home/.claude/CLAUDE.md": "User memory: WITNESS_MARKER_USER_MEMORY\n",
-      "ws/CLAUDE.md": "Project memory: WITNESS_MARKER_PROJECT_MEMORY\n",
-      // A user-scope allow rule accepts `touch`; `mkdir` has no rule and is rejected under -p.
-      "home/.claude/settings.json": JSON.stringify({ permissions: { allow: ["Bash(touch:*)"] } }),
-      "home/.claude.json": JSON.stringify({ projects: { [ws]: { hasTrustDialogAccepted: true } } }),
-    }),
-    // Both calls in one turn: one assistant message, so the fake model's turn count stays simple.
-    script: (ws) =>
-      scriptSchema.parse({
-        turns: [{ calls: [{ shell: `touch ${ws}/ACCEPTED` }, { shell: `mkdir ${ws}/REJECTED` }] }],
-      }),
-  },
-  {
-    name: "bypass",
-    cli: "claude-code",
-    file: "session.jsonl",
-    argv: () => [
-      "-p",
-      "touch one file",
-      "--output-format",
-      "json",
-      "--permission-mode",
-      "bypassPermissions",
-    ],
-    files: () => ({}),
-    script: (ws) => shell(`touch ${ws}/BYPASS_RAN`),
-  },
-  {
-    name: "read-only",
-    cli: "codex",
-    file: "rollout.jsonl",
-    argv: () => ["exec", "-s", "read-only", "touch one file"],
-    files: () => ({}),
-    script: (ws) => shell(`touch ${ws}/READ_ONLY_RAN`),
-  },
-  {
-    name: "workspace-write",
-    cli: "codex",
-    file: "rollout.jsonl",
-    argv: () => ["exec", "-s", "workspace-write", "touch one file"],
-    files: () => ({}),
-    script: (ws) => shell(`touch ${ws}/WORKSPACE_WRITE_RAN`),
-  },
-  {
-    name: "danger-full-access",
-    cli: "codex",
-    file: "rollout.jsonl",
-    argv: () => ["exec", "-s", "danger-full-access", "touch one file"],
-    files: () => ({}),
-    script: (ws) => shell(`touch ${ws}/FULL_ACCESS_RAN`),
-  },
-];
-
-/** The binary to run: `--bin name@version=/path` when given (checked by --version), else the cache. */
-async function resolveBin(
-  ref: CliRef,
-  given: string | undefined,
-): Promise<{ bin: string; version: string }> {
-  if (given === undefined) return ensureCli(ref);
-  // A throwaway HOME: the CLI must not touch the operator's own configuration.
-  const home = await mkdtemp(join(tmpdir(), "witness-v-"));
-  const env = buildChildEnv({ parent: process.env, set: { HOME: home } });
-  const result = await runProcess({ file: given, args: ["--version"], env, cwd: tmpdir() });
-  await rm(home, { recursive: true, force: true });
-  const version = parseReportedVersion(result.stdout);
-  if (version !== ref.version)
-    throw new Error(`${given} reports ${version ?? "no version"}, not ${ref.version}`);
-  return { bin: given, version };
-}
-
-async function record(ref: CliRef, scenario: Scenario, given: string | undefined): Promise<string> {
-  const { bin, version } = await resolveBin(ref, given);
-  const root = await realpath(await mkdtemp(join(tmpdir(), "witness-rec-")));
-  const home = join(root, "home");
-  const ws = join(root, "ws");
-  const codexHome = join(home, ".codex");
-  const script = scenario.script(ws);
-  const driver = driverFor(scenario.cli);
-  // Side routes and helper calls as a probe answers them, so older versions run too.
-  const server = await startFakeServer(driverResponder(driver, script, version));
+async function record(ref: string, scenario: Scenario): Promise<string> {
+  const { name, version } = parseCliRef(ref);
+  let root = "";
+  const observation = await runProbe(specOf(scenario, version), {
+    keep: true,
+    onCellKept: (dir) => (root = dir),
+  });
   try {
-    for (const dir of [home, ws, codexHome, join(root, "tmp")])
-      await mkdir(dir, { recursive: true });
-    for (const [path, text] of Object.entries(scenario.files(ws, home))) {
-      await mkdir(join(root, path, ".."), { recursive: true });
-      await writeFile(join(root, path), text);
-    }
-    const cellEnv = {
-      HOME: home,
-      TMPDIR: join(root, "tmp"),
-      XDG_CONFIG_HOME: join(home, ".config"),
-    };
-    const gitEnv = buildChildEnv({ parent: process.env, set: cellEnv });
-    await gitOut(["init", "-q", "."], { cwd: ws, env: gitEnv });
-    const launched = driver.launch({ argv: scenario.argv(ws), baseUrl: server.url, version });
-    const env = buildChildEnv({
-      parent: process.env,
-      set: { ...cellEnv, CODEX_HOME: codexHome, ...launched.env },
-    });
-    const result = await runProcess({
-      file: bin,
-      args: launched.args,
-      env,
-      cwd: ws,
-      timeoutMs: 120_000,
-    });
-    const session = (await driver.readTranscript(env)).path;
-    if (session === null) {
-      throw new Error(
-        `${ref.name}@${version} ${scenario.name}: no session file (exit ${result.exitCode}):\n${result.stderr}`,
-      );
-    }
-    const out = join(FIXTURES, `${ref.name}-${version}-${scenario.name}`);
-    await rm(out, { recursive: true, force: true });
-    await mkdir(out, { recursive: true });
-    await copyFile(session, join(out, scenario.file));
-    const meta = {
-      cli: `${ref.name}@${version}`,
+    const where = `${ref} ${scenario.name}`;
+    if (observation.faults.length > 0)
+      throw new Error(`${where}: ${observation.faults.join("; ")}`);
+    if (!observation.transcriptFile) throw new Error(`${where}: the CLI wrote no transcript`);
+    const requests = capturedRequestSchema
+      .array()
+      .parse(JSON.parse(await readFile(join(root, "requests.json"), "utf8")));
+    const wire = driverFor(name).wire;
+    const truth = buildTruth({
+      observation,
+      requests,
+      wire,
       scenario: scenario.name,
-      exitCode: result.exitCode,
-      cwd: ws,
+      finalText: scenario.script.final,
+    });
+    const home = observation.env.HOME ?? join(root, "home");
+    const session = join(root, observation.transcriptFile);
+    const sidechains = await sidechainsOf(session);
+    const out = join(FIXTURES, `${name}-${observation.cli.version}-${scenario.name}`);
+    await rm(out, { recursive: true, force: true });
+    await mkdir(join(out, "sidechains"), { recursive: true });
+    await copyFile(session, join(out, name === "claude-code" ? "session.jsonl" : "rollout.jsonl"));
+    for (const side of sidechains) await copyFile(side, join(out, "sidechains", basename(side)));
+    if (sidechains.length === 0) await rm(join(out, "sidechains"), { recursive: true });
+    const meta = {
+      cli: `${name}@${observation.cli.version}`,
+      scenario: scenario.name,
+      exitCode: observation.exitCode,
+      cwd: observation.cwd,
       home,
-      /** Where the CLI wrote the file, relative to HOME. */
       sessionPath: relative(home, session),
-      requests: server.requests.length,
+      sidechainPaths: sidechains.map((side) => relative(home, side)),
+      requests: observation.requestCount,
     };
     await writeFile(join(out, "meta.json"), `${JSON.stringify(meta, null, 2)}\n`);
+    await writeFile(join(out, "truth.json"), `${JSON.stringify(truth, null, 2)}\n`);
     await writeFile(
       join(out, "COMMAND.md"),
-      commandText(ref, version, scenario, bin, launched.args, env, ws, result.exitCode),
+      commandText(ref, scenario, observation.argv, observation.env, observation.cwd),
     );
-    return `${out} (exit ${result.exitCode}, ${server.requests.length} requests)`;
+    return `${out} (exit ${observation.exitCode}, ${observation.requestCount} requests, ${truth.calls.length} calls, ${sidechains.length} sidechains)`;
   } finally {
-    await server.close();
-    await rm(root, { recursive: true, force: true });
+    if (root !== "") await rm(root, { recursive: true, force: true });
   }
 }
 
 function commandText(
-  ref: CliRef,
-  version: string,
+  ref: string,
   scenario: Scenario,
-  bin: string,
-  args: string[],
+  argv: readonly string[],
   env: Record<string, string>,
-  ws: string,
-  exitCode: number | null,
+  cwd: string,
 ): string {
-  const vars = Object.entries(redactEnv(env)).filter(([name]) => name !== "PATH");
+  const vars = Object.entries(env).filter(([key]) => key !== "PATH");
+  const [bin, ...args] = argv;
   return [
-    `# ${ref.name}@${version}, scenario \`${scenario.name}\``,
+    `# ${ref}, scenario \`${scenario.name}\``,
     "",
     "Re-create with:",
     "",
     "```",
-    `node --import tsx scripts/record-transcripts.ts ${ref.name}@${version} --only ${scenario.name}` +
-      " [--bin <name@version>=<binary>]",
+    `node --import tsx scripts/record-transcripts.ts ${ref} --only ${scenario.name}`,
     "```",
     "",
-    `The run (cwd \`${ws}\`, exit ${exitCode}; the port is the fake server's ephemeral one):`,
+    `The run, as runProbe spawned it (cwd \`${cwd}\`; the port is the fake server's):`,
     "",
     "```",
-    `${vars.map(([n, v]) => `${n}=${v}`).join(" \\\n")} \\\n${bin} ${args.map((a) => JSON.stringify(a)).join(" ")}`,
+    `${vars.map(([k, v]) => `${k}=${v}`).join(" \\\n")} \\\n${bin ?? ""} ${args.map((a) => JSON.stringify(a)).join(" ")}`,
     "```",
     "",
-    "Files planted before the run (relative to the temporary root):",
+    "The probe's fixture and the fake model's script (`{{sentinel:X}}` is a path the cell checks):",
     "",
     "```json",
-    JSON.stringify(scenario.files(ws, ""), null, 2),
+    JSON.stringify({ fixture: scenario.fixture, script: scenario.script }, null, 2),
     "```",
     "",
-    "The fake model's script:",
-    "",
-    "```json",
-    JSON.stringify(scenario.script(ws), null, 2),
-    "```",
+    "`truth.json` is built from the cell (sentinels, the fake server's log, the argv), not from the transcript.",
     "",
   ].join("\n");
 }
 
 async function main(argv: string[]): Promise<void> {
-  const valueOf = (flag: string) => argv.flatMap((a, i) => (argv[i - 1] === flag ? [a] : []));
-  const only = valueOf("--only")[0];
-  // `--bin claude-code@2.1.330=/tmp/x/node_modules/.bin/claude`: a binary installed by hand.
-  const bins = new Map(
-    valueOf("--bin").map((b) => [b.slice(0, b.indexOf("=")), b.slice(b.indexOf("=") + 1)]),
-  );
-  const refs = argv.filter(
-    (a, i) => !a.startsWith("--") && !["--only", "--bin"].includes(argv[i - 1] ?? ""),
-  );
-  for (const text of refs.length > 0 ? refs : DEFAULT_REFS) {
-    const ref = parseCliRef(text);
-    for (const scenario of SCENARIOS.filter((s) => s.cli === ref.name)) {
-      if (only !== undefined && scenario.name !== only) continue;
-      process.stdout.write(`recorded ${await record(ref, scenario, bins.get(text))}\n`);
+  const only = argv[argv.indexOf("--only") + 1];
+  const refs = argv.filter((a, i) => !a.startsWith("--") && argv[i - 1] !== "--only");
+  try {
+    for (const ref of refs.length > 0 ? refs : DEFAULT_REFS) {
+      for (const scenario of scenariosFor(parseCliRef(ref).name)) {
+        if (argv.includes("--only") && scenario.name !== only) continue;
+        process.stdout.write(`recorded ${await record(ref, scenario)}\n`);
+      }
     }
+  } finally {
+    await releaseWarmSlot();
   }
 }
 

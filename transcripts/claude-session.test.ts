@@ -1,156 +1,236 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import {
-  homeWith,
-  recorded,
-  removeHomes,
-  sessionIdOf,
-} from "../test/support/recorded-transcripts.js";
+import { recorded, sessionIdOf } from "../test/support/recorded-transcripts.js";
+import { claudeOutcome } from "./claude-calls.js";
 import { readClaudeSession } from "./claude-session.js";
 import { claudeProjectSlug } from "./locate.js";
 
-const runs = recorded("claude-code");
+const runs = recorded("claude-code").filter((r) => r.truth !== null);
+const dir = await mkdtemp(join(tmpdir(), "witness-claude-"));
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
-afterAll(removeHomes);
+async function session(name: string, records: unknown[], raw = "") {
+  const path = join(dir, name);
+  await writeFile(path, raw + records.map((r) => JSON.stringify(r)).join("\n"));
+  return readClaudeSession(path);
+}
 
-describe("readClaudeSession on transcripts the real CLI wrote", () => {
-  it("has fixtures from at least two versions of Claude Code", () => {
-    expect(new Set(runs.map((r) => r.version)).size).toBeGreaterThanOrEqual(2);
+const prompt = (mode?: string) => ({
+  type: "user",
+  sessionId: "s-1",
+  cwd: "/w",
+  version: "2.1.332",
+  ...(mode === undefined ? {} : { permissionMode: mode }),
+  message: { role: "user", content: "go" },
+});
+const toolUse = (id: string, name: string, input: unknown, messageId = "m1") => ({
+  type: "assistant",
+  message: { id: messageId, model: "claude-x", content: [{ type: "tool_use", id, name, input }] },
+});
+const toolResult = (id: string, content: string, isError: boolean, extra = {}) => ({
+  type: "user",
+  message: { content: [{ type: "tool_result", tool_use_id: id, content, is_error: isError }] },
+  ...extra,
+});
+
+describe("readClaudeSession on every recorded fixture, against the cell's ground truth", () => {
+  it("has fixtures of at least four versions: a 1.0.x, a 2.0.x and two 2.1.x", () => {
+    const versions = new Set(runs.map((r) => r.version));
+    expect(versions.size).toBeGreaterThanOrEqual(4);
+    expect([...versions].some((v) => v.startsWith("1.0."))).toBe(true);
+    expect([...versions].some((v) => v.startsWith("2.0."))).toBe(true);
+    expect([...versions].filter((v) => v.startsWith("2.1.")).length).toBeGreaterThanOrEqual(2);
   });
 
   for (const run of runs) {
-    it(`${run.name}: reads back the session id, version and cwd, with no broken line`, async () => {
-      const session = await readClaudeSession(run.file);
-      expect(session.sessionId).toBe(sessionIdOf(run));
-      expect(session.version).toBe(run.version);
-      expect(session.cwd).toBe(run.meta.cwd);
-      expect(session.broken).toEqual([]);
-      const counted = Object.values(session.recordCounts).reduce((a, b) => a + b, 0);
-      expect(counted).toBe(session.lineCount);
-      expect(session.recordCounts.user).toBeGreaterThan(0);
-      expect(session.rawText.split("\n").length).toBeGreaterThanOrEqual(session.lineCount);
-    });
-
-    it(`${run.name}: the CLI stored it under the slug of its cwd`, () => {
-      const id = sessionIdOf(run);
+    const truth = run.truth!;
+    it(`${run.name}: session id, cwd, version, model and final text as the cell saw them`, async () => {
+      const s = await readClaudeSession(run.file);
+      expect(s.sessionId).toBe(truth.sessionId);
+      expect(s.sessionId).toBe(sessionIdOf(run));
+      expect(s.cwd).toBe(truth.cwd);
+      expect(s.version).toBe(truth.version);
+      expect(s.models.at(-1)).toBe(truth.model);
+      expect(s.finalText).toBe(truth.finalText);
+      expect(s.isSidechain).toBe(false);
       expect(run.meta.sessionPath).toBe(
-        `.claude/projects/${claudeProjectSlug(run.meta.cwd)}/${id}.jsonl`,
+        `.claude/projects/${claudeProjectSlug(truth.cwd)}/${truth.sessionId}.jsonl`,
       );
     });
-  }
 
-  for (const run of recorded("claude-code", "default")) {
-    it(`${run.name}: default mode, one Bash call accepted by a rule and one rejected`, async () => {
-      const session = await readClaudeSession(run.file);
-      expect(session.permissionMode).toBe("default");
-      expect(
-        session.toolUses.map((u) => [u.name, (u.input as { command: string }).command]),
-      ).toEqual([
-        ["Bash", `touch ${run.meta.cwd}/ACCEPTED`],
-        ["Bash", `mkdir ${run.meta.cwd}/REJECTED`],
-      ]);
-      const [accepted, rejected] = session.toolUses.map((u) =>
-        session.toolResults.find((r) => r.toolUseId === u.id),
-      );
-      expect(accepted).toMatchObject({
-        isError: false,
-        permissionDecision: { decision: "accept" },
-      });
-      expect(rejected).toMatchObject({ isError: true, permissionDecision: { decision: "reject" } });
-      expect(rejected?.text).toContain("REJECTED");
-      expect(String(rejected?.toolUseResult)).toContain("REJECTED");
+    it(`${run.name}: every call the fake issued, in order, ended as the cell shows`, async () => {
+      const s = await readClaudeSession(run.file);
+      expect(s.calls.map((c) => [c.id, c.name])).toEqual(truth.calls.map((c) => [c.id, c.name]));
+      expect(s.calls.map((c) => c.outcome)).toEqual(truth.calls.map((c) => c.outcome));
+      for (const [i, call] of truth.calls.entries()) {
+        if (call.outcome === "error") expect(s.calls[i]?.exitCode).toBe(call.exitCode);
+      }
     });
 
-    it(`${run.name}: lists the loaded memory files and the skill listing`, async () => {
-      const session = await readClaudeSession(run.file);
-      const home = run.meta.home;
-      expect(session.instructions.map((i) => [i.type, i.path])).toEqual([
-        ["User", `${home}/.claude/CLAUDE.md`],
-        ["Project", `${run.meta.cwd}/CLAUDE.md`],
-      ]);
-      expect(session.instructions[1]?.content).toContain("WITNESS_MARKER_PROJECT_MEMORY");
-      expect(session.skillListings.length).toBeGreaterThan(0);
-      expect(session.rawText).toContain("WITNESS_MARKER_USER_MEMORY");
+    it(`${run.name}: the permission mode the argv asked for, where the version records one`, async () => {
+      const s = await readClaudeSession(run.file);
+      // Recorded on the prompt record from 2.1.17 on.
+      if (truth.permissionMode !== null && !/^(0|1|2\.0)\./.test(truth.version))
+        expect(s.permissionModes.map((m) => m.mode)).toEqual([truth.permissionMode]);
+      if (/^(0|1|2\.0)\./.test(truth.version)) expect(s.permissionModes).toEqual([]);
     });
+
+    it(`${run.name}: reads every line (no drift)`, async () => {
+      const s = await readClaudeSession(run.file);
+      expect(s.drift.items).toEqual([]);
+      const counted = Object.values(s.recordCounts).reduce((a, b) => a + b, 0);
+      expect(counted).toBe(s.lineCount);
+    });
+
+    for (const side of run.sidechains) {
+      it(`${run.name}: its sidechain ${side.split("/").at(-1)} says it is one`, async () => {
+        const s = await readClaudeSession(side);
+        expect(s.isSidechain).toBe(true);
+        expect(s.sessionId).toBe(truth.sessionId);
+        expect(s.agentId).not.toBeNull();
+      });
+    }
   }
 
-  for (const run of recorded("claude-code", "bypass")) {
-    it(`${run.name}: bypassPermissions, the Bash call accepted by the mode`, async () => {
-      const session = await readClaudeSession(run.file);
-      expect(session.permissionMode).toBe("bypassPermissions");
-      expect(session.toolResults).toHaveLength(1);
-      expect(session.toolResults[0]).toMatchObject({
-        isError: false,
-        permissionDecision: { decision: "accept", reasonType: "mode" },
-      });
-      expect(session.instructions).toEqual([]);
+  for (const run of recorded("claude-code", "text").filter((r) => r.truth !== null)) {
+    it(`${run.name}: finds the planted CLAUDE.md marker where the version copies it (2.1.282+)`, async () => {
+      const marker = "Project memory";
+      const s = await readClaudeSession(run.file, { markers: [marker, "WITNESS-NOT-THERE"] });
+      const copies = /^2\.1\.(2[89]\d|[3-9]\d\d)$/.test(run.version);
+      expect(s.markersSeen).toEqual(copies ? [marker] : []);
     });
   }
 });
 
-describe("readClaudeSession on damaged or newer transcripts", () => {
-  const base = recorded("claude-code", "default")[0];
+describe("claudeOutcome", () => {
+  const base = { line: 1, isError: true, text: "", permissionDecision: null, toolDenialKind: null };
+  it.each([
+    [{ permissionDecision: { decision: "reject" } }, "denied", "permissionDecision reject"],
+    [{ toolDenialKind: "automode-blocked" }, "denied", "toolDenialKind automode-blocked"],
+    [
+      { text: "Claude requested permissions to write to /w/x, but you haven't granted it yet." },
+      "denied",
+      "wording write-not-granted",
+    ],
+    [{ text: "This command requires approval" }, "denied", "wording command-requires-approval"],
+    [
+      { text: "<tool_use_error>Error: No such tool available: Bash</tool_use_error>" },
+      "no-such-tool",
+      "wording no-such-tool",
+    ],
+    [{ text: "Exit code 3\nout" }, "error", "is_error, no known refusal wording"],
+    [
+      { isError: false, text: "ok", permissionDecision: { decision: "accept" } },
+      "ran",
+      "permissionDecision accept",
+    ],
+    [{ isError: false, text: "" }, "ran", "result without is_error"],
+  ] as const)("%j is %s", (facts, outcome, because) => {
+    expect(claudeOutcome({ ...base, ...facts })).toEqual({ outcome, because });
+  });
 
-  async function edited(edit: (lines: string[]) => string[]): Promise<string> {
-    if (base === undefined) throw new Error("no default-mode fixture recorded");
-    const dir = await homeWith();
-    const path = join(dir, "session.jsonl");
-    const lines = (await readFile(base.file, "utf8")).split("\n").filter((l) => l !== "");
-    await writeFile(path, `${edit(lines).join("\n")}\n`);
-    return path;
-  }
+  it("takes the record's own decision over any wording", () => {
+    const text = "<tool_use_error>Error: No such tool available: Bash</tool_use_error>";
+    const facts = { ...base, text, toolDenialKind: "user-rejected" };
+    expect(claudeOutcome(facts).outcome).toBe("denied");
+  });
+});
 
-  it("reports a line that is not JSON with its line number and reads on past it", async () => {
-    const path = await edited((lines) => [
-      ...lines.slice(0, 4),
-      '{"type":"user",',
-      ...lines.slice(4),
+describe("readClaudeSession on hand-made sessions", () => {
+  it("joins each tool_use with its tool_result and keeps the model's order", async () => {
+    const s = await session("order.jsonl", [
+      prompt("default"),
+      toolUse("t1", "Write", { file_path: "/w/a", content: "x" }),
+      toolUse("t2", "Bash", { command: "touch /w/b" }),
+      toolResult("t2", "This command requires approval", true),
+      toolResult("t1", "File created successfully at: /w/a", false),
     ]);
-    const session = await readClaudeSession(path);
-    expect(session.broken.map((b) => b.line)).toEqual([5]);
-    expect(session.broken[0]?.error).toMatch(/^not JSON: /);
-    expect(session.toolUses).toHaveLength(2);
-    expect(session.toolResults).toHaveLength(2);
-  });
-
-  it("keeps and counts records of a type it does not know", async () => {
-    const future = JSON.stringify({ type: "future-record", detail: { x: 1 } });
-    const path = await edited((lines) => [...lines.slice(0, 2), future, ...lines.slice(2), future]);
-    const session = await readClaudeSession(path);
-    expect(session.recordCounts["future-record"]).toBe(2);
-    expect(session.unknownRecords.map((r) => [r.line, r.type])).toEqual([
-      [3, "future-record"],
-      [session.lineCount, "future-record"],
+    expect(s.calls.map((c) => [c.id, c.name, c.inputSummary, c.outcome])).toEqual([
+      ["t1", "Write", "file_path: /w/a", "ran"],
+      ["t2", "Bash", "command: touch /w/b", "denied"],
     ]);
-    expect(session.broken).toEqual([]);
-    expect(session.permissionMode).toBe("default");
+    expect(s.calls[1]).toMatchObject({ line: 3, resultLine: 4, isError: true });
   });
 
-  it("reports a known record that lacks a field it relies on, by line and field", async () => {
-    const bad = JSON.stringify({ type: "user", permissionMode: "plan" });
-    const path = await edited((lines) => [bad, ...lines]);
-    const session = await readClaudeSession(path);
-    expect(session.broken.map((b) => b.line)).toEqual([1]);
-    expect(session.broken[0]?.error).toMatch(/^user record: message: /);
-    expect(session.permissionModes.map((m) => m.mode)).toEqual(["default"]);
+  it("records every turn's permission mode, not only the last", async () => {
+    const s = await session("modes.jsonl", [
+      prompt("default"),
+      prompt("acceptEdits"),
+      prompt("bypassPermissions"),
+    ]);
+    expect(s.permissionModes).toEqual([
+      { line: 1, mode: "default" },
+      { line: 2, mode: "acceptEdits" },
+      { line: 3, mode: "bypassPermissions" },
+    ]);
+    expect(s.permissionMode).toBe("bypassPermissions");
   });
 
-  it("takes the latest prompt record's permission mode", async () => {
-    const later = JSON.stringify({
-      type: "user",
-      permissionMode: "plan",
-      message: { role: "user", content: "again" },
+  it("counts each assistant message's usage once, however many records it spans, and joins its text", async () => {
+    const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 2 };
+    const text = (id: string, t: string) => ({
+      type: "assistant",
+      message: { id, model: "claude-x", usage, content: [{ type: "text", text: t }] },
     });
-    const path = await edited((lines) => [...lines, later]);
-    const session = await readClaudeSession(path);
-    expect(session.permissionMode).toBe("plan");
-    expect(session.permissionModes.map((m) => m.mode)).toEqual(["default", "plan"]);
+    const s = await session("usage.jsonl", [
+      prompt(),
+      text("m1", "first"),
+      text("m2", "last"),
+      text("m2", "part"),
+    ]);
+    expect(s.usage).toEqual({
+      inputTokens: 20,
+      outputTokens: 10,
+      cachedInputTokens: 4,
+      cacheCreationInputTokens: 0,
+    });
+    expect(s.finalText).toBe("last\npart");
+    expect(s.models).toEqual(["claude-x"]);
   });
 
-  it("rejects a file that does not exist", async () => {
-    await expect(readClaudeSession("/nonexistent/witness/session.jsonl")).rejects.toThrow(/ENOENT/);
+  it("reports unknown record, attachment and block types and missing fields with their lines", async () => {
+    const s = await session("drift.jsonl", [
+      prompt(),
+      { type: "summary", summary: "x" },
+      { type: "attachment", attachment: { type: "brand_new_kind" } },
+      { type: "assistant", message: { content: [{ type: "tool_use", id: "t9", input: {} }] } },
+      { type: "assistant", message: { content: [{ type: "server_tool_use", id: "s" }] } },
+      toolResult("nobody", "x", false),
+      { type: "user" },
+    ]);
+    expect(s.drift.items.map((i) => [i.line, i.kind, i.subject])).toEqual([
+      [2, "unknown-record", "summary"],
+      [3, "unknown-payload", "attachment/brand_new_kind"],
+      [4, "missing-field", "assistant/tool_use"],
+      [5, "unknown-payload", "assistant/server_tool_use"],
+      [6, "missing-field", "user/tool_result"],
+      [7, "missing-field", "user"],
+    ]);
+    expect(s.drift.items[2]?.detail).toBe("name: missing");
+    expect(s.calls).toEqual([]);
+  });
+
+  it("reads the first line behind a byte-order mark", async () => {
+    const s = await session("bom.jsonl", [prompt("plan")], "\uFEFF");
+    expect(s.permissionModes).toEqual([{ line: 1, mode: "plan" }]);
+    expect(s.drift.items).toEqual([]);
+  });
+
+  it("keeps a one-line summary of an input, never the input itself", async () => {
+    const s = await session("large.jsonl", [
+      toolUse("t1", "Write", { file_path: "/w/a", content: "x".repeat(5000) }),
+      toolUse("t2", "Bash", { command: "printf 'a\\n'\nls -la" }, "m2"),
+      toolUse("t3", "Custom", { z: "y".repeat(400) }, "m3"),
+    ]);
+    expect(s.calls.map((c) => c.inputSummary)).toEqual([
+      "file_path: /w/a",
+      "command: printf 'a\\n' ⏎ ls -la",
+      `{"z":"${"y".repeat(193)}…`,
+    ]);
+    expect(s.calls.every((c) => !("input" in c))).toBe(true);
   });
 });

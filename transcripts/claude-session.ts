@@ -1,43 +1,31 @@
 // Claude Code session transcript ($HOME/.claude/projects/<slug>/<session>.jsonl), typed for witness.
-import { z } from "zod";
+import type { z } from "zod";
 
-import { zodIssues } from "../core/read-input.js";
+import { type ClaudeCall, ClaudeCallTable, claudeResultText } from "./claude-calls.js";
 import {
+  CLAUDE_KNOWN_ATTACHMENTS,
+  CLAUDE_KNOWN_BLOCKS,
   CLAUDE_KNOWN_TYPES,
+  type ClaudeAssistantRecord,
   claudeAssistantRecordSchema,
   claudeAttachmentRecordSchema,
+  claudeBlockSchema,
   claudeInstructionsSchema,
-  type ClaudePermissionDecision,
   claudeSkillListingSchema,
+  claudeTextBlockSchema,
   claudeToolResultBlockSchema,
   claudeToolUseBlockSchema,
+  type ClaudeUserRecord,
   claudeUserRecordSchema,
 } from "./claude-records.js";
-import { type BrokenLine, recordType, streamJsonl, tally } from "./jsonl-stream.js";
+import { type Drift, DriftLog, keysOf, noDrift } from "./drift.js";
+import { MarkerSearch, recordType, streamJsonl, tally } from "./jsonl-stream.js";
+import { addUsage, type TokenUsage } from "./session-facts.js";
 
+export type { ClaudeCall } from "./claude-calls.js";
 export { CLAUDE_KNOWN_TYPES, type ClaudePermissionDecision } from "./claude-records.js";
 
-/** A tool call the model made (an assistant `tool_use` block). */
-export interface ClaudeToolUse {
-  line: number;
-  id: string;
-  name: string;
-  input: unknown;
-}
-
-/** What came back for a tool call (a user `tool_result` block and its record's metadata). */
-export interface ClaudeToolResult {
-  line: number;
-  toolUseId: string;
-  isError: boolean;
-  text: string;
-  toolUseResult: unknown;
-  permissionDecision: ClaudePermissionDecision | null;
-  /** e.g. `user-rejected`, when the CLI recorded why a call was denied. */
-  toolDenialKind: string | null;
-}
-
-/** A memory file the CLI loaded (an `instructions` attachment entry). */
+/** A memory file the CLI loaded (an `instructions` attachment entry, 2.1.282+). */
 export interface ClaudeInstructionFile {
   line: number;
   path: string;
@@ -46,150 +34,250 @@ export interface ClaudeInstructionFile {
   content: string;
 }
 
-/** One Claude Code session, as far as witness relies on it. */
+/** One Claude Code session file (the main session or a sidechain), as far as witness relies on it. */
 export interface ClaudeSession {
   path: string;
   sessionId: string | null;
   version: string | null;
   cwd: string | null;
+  /** True when the records say `isSidechain: true` (a sub-agent's own file). */
+  isSidechain: boolean;
+  /** The sub-agent's id on a sidechain's records. */
+  agentId: string | null;
   lineCount: number;
   /** Records per `type`, known and unknown. */
   recordCounts: Record<string, number>;
-  /** Records of a type this parser does not know, kept whole. */
-  unknownRecords: { line: number; type: string | null; value: unknown }[];
-  /** The latest prompt record's permissionMode. */
+  /** The latest prompt record's permissionMode (recorded from 2.1.17 on). */
   permissionMode: string | null;
-  /** Every prompt record's permissionMode, in file order. */
+  /** Every prompt record's permissionMode, in file order: one per turn. */
   permissionModes: { line: number; mode: string }[];
-  toolUses: ClaudeToolUse[];
-  toolResults: ClaudeToolResult[];
+  /** Models named by the assistant messages, in first-seen order. */
+  models: string[];
+  calls: ClaudeCall[];
+  /** The text of the last assistant message that has text. */
+  finalText: string | null;
+  /** Tokens over all assistant messages (each message counted once). */
+  usage: TokenUsage | null;
   instructions: ClaudeInstructionFile[];
   /** The text of each `skill_listing` attachment. */
   skillListings: string[];
-  /** Lines that were not JSON or did not fit their record type's schema; all skipped. */
-  broken: BrokenLine[];
-  rawText: string;
+  /** Marker values (given in the options) found anywhere in the file. */
+  markersSeen: string[];
+  /** Lines not (fully) read: not JSON, unknown types, missing fields. */
+  drift: Drift;
 }
 
-/** Reads a Claude Code session JSONL file; bad lines are reported in `broken`, never thrown. */
-export async function readClaudeSession(path: string): Promise<ClaudeSession> {
-  const session: ClaudeSession = {
-    path,
-    sessionId: null,
-    version: null,
-    cwd: null,
-    lineCount: 0,
-    recordCounts: {},
-    unknownRecords: [],
-    permissionMode: null,
-    permissionModes: [],
-    toolUses: [],
-    toolResults: [],
-    instructions: [],
-    skillListings: [],
-    broken: [],
-    rawText: "",
-  };
-  const summary = await streamJsonl(path, ({ line, value }) => {
+/** Options of readClaudeSession. */
+export interface ReadSessionOptions {
+  /** Values to look for in every line (marker search). */
+  markers?: readonly string[];
+}
+
+/** Reads a Claude Code session JSONL file; what it cannot use is reported in `drift`, never thrown. */
+export async function readClaudeSession(
+  path: string,
+  options: ReadSessionOptions = {},
+): Promise<ClaudeSession> {
+  const drift = new DriftLog();
+  const reader = new ClaudeReader(path, drift);
+  const search = new MarkerSearch(options.markers ?? []);
+  const summary = await streamJsonl(path, ({ line, value }) => reader.record(line, value), {
+    drift,
+    onText: (text) => search.scan(text),
+  });
+  return reader.finish(summary.lineCount, search.seen(), drift.result());
+}
+
+class ClaudeReader {
+  private readonly session: ClaudeSession;
+  private readonly calls: ClaudeCallTable;
+  /** Usage summed over finished messages, and the message whose records are being read. */
+  private usage: TokenUsage | null = null;
+  private current: { id: string; usage: TokenUsage } | null = null;
+  /** Recent message ids: a message's records come together, so a short memory is enough. */
+  private readonly counted: string[] = [];
+  private lastTextId: string | null = null;
+  private anonymous = 0;
+
+  constructor(
+    path: string,
+    private readonly drift: DriftLog,
+  ) {
+    this.calls = new ClaudeCallTable(drift);
+    this.session = {
+      path,
+      sessionId: null,
+      version: null,
+      cwd: null,
+      isSidechain: false,
+      agentId: null,
+      lineCount: 0,
+      recordCounts: {},
+      permissionMode: null,
+      permissionModes: [],
+      models: [],
+      calls: [],
+      finalText: null,
+      usage: null,
+      instructions: [],
+      skillListings: [],
+      markersSeen: [],
+      drift: noDrift(),
+    };
+  }
+
+  record(line: number, value: unknown): void {
     const type = recordType(value);
-    tally(session.recordCounts, type ?? "(no type)");
-    if (type === null || !CLAUDE_KNOWN_TYPES.includes(type)) {
-      session.unknownRecords.push({ line, type, value });
+    tally(this.session.recordCounts, type ?? "(no type)");
+    if (type === null || !CLAUDE_KNOWN_TYPES.has(type)) {
+      const what = type === null ? "a record without a string type" : `record type "${type}"`;
+      this.drift.note(
+        line,
+        "unknown-record",
+        type ?? "",
+        `unknown ${what} (keys: ${keysOf(value)})`,
+      );
       return;
     }
-    const failure = readKnown(session, line, type, value);
-    if (failure !== null) {
-      const detail = zodIssues(failure).map((i) => `${i.path || "(record)"}: ${i.message}`);
-      session.broken.push({ line, error: `${type} record: ${detail.join("; ")}` });
+    if (type === "user")
+      this.parsed(line, type, claudeUserRecordSchema, value, (r) => this.user(line, r));
+    else if (type === "assistant")
+      this.parsed(line, type, claudeAssistantRecordSchema, value, (r) => this.assistant(line, r));
+    else if (type === "attachment")
+      this.parsed(line, type, claudeAttachmentRecordSchema, value, (r) =>
+        this.attachment(line, r.attachment),
+      );
+  }
+
+  finish(lineCount: number, markersSeen: string[], drift: Drift): ClaudeSession {
+    const usage = this.current === null ? this.usage : addUsage(this.usage, this.current.usage);
+    return { ...this.session, lineCount, calls: this.calls.list(), usage, markersSeen, drift };
+  }
+
+  private parsed<S extends z.ZodType>(
+    line: number,
+    type: string,
+    schema: S,
+    value: unknown,
+    use: (record: z.infer<S>) => void,
+  ): void {
+    const result = schema.safeParse(value);
+    if (!result.success) return this.drift.noteSchema(line, type, result.error);
+    const record = result.data as { sessionId?: string; cwd?: string; version?: string };
+    this.session.sessionId ??= record.sessionId ?? null;
+    this.session.cwd ??= record.cwd ?? null;
+    this.session.version ??= record.version ?? null;
+    const side = result.data as { isSidechain?: boolean; agentId?: string };
+    if (side.isSidechain === true) this.session.isSidechain = true;
+    this.session.agentId ??= side.agentId ?? null;
+    use(result.data);
+  }
+
+  private user(line: number, record: ClaudeUserRecord): void {
+    if (record.permissionMode !== undefined) {
+      this.session.permissionMode = record.permissionMode;
+      this.session.permissionModes.push({ line, mode: record.permissionMode });
     }
-  });
-  session.lineCount = summary.lineCount;
-  session.broken = [...summary.broken, ...session.broken].sort((a, b) => a.line - b.line);
-  session.rawText = summary.rawText;
-  return session;
-}
-
-/** Reads one record of a known type; returns the schema error when it does not fit. */
-function readKnown(
-  session: ClaudeSession,
-  line: number,
-  type: string,
-  value: unknown,
-): z.ZodError | null {
-  if (type === "user") {
-    const parsed = claudeUserRecordSchema.safeParse(value);
-    if (!parsed.success) return parsed.error;
-    noteIdentity(session, parsed.data);
-    readUser(session, line, parsed.data);
-  } else if (type === "assistant") {
-    const parsed = claudeAssistantRecordSchema.safeParse(value);
-    if (!parsed.success) return parsed.error;
-    noteIdentity(session, parsed.data);
-    readAssistant(session, line, parsed.data.message.content);
-  } else if (type === "attachment") {
-    const parsed = claudeAttachmentRecordSchema.safeParse(value);
-    if (!parsed.success) return parsed.error;
-    noteIdentity(session, parsed.data);
-    readAttachment(session, line, parsed.data.attachment);
-  }
-  return null;
-}
-
-function noteIdentity(
-  session: ClaudeSession,
-  record: { sessionId?: string; cwd?: string; version?: string },
-): void {
-  session.sessionId ??= record.sessionId ?? null;
-  session.cwd ??= record.cwd ?? null;
-  session.version ??= record.version ?? null;
-}
-
-function readAssistant(session: ClaudeSession, line: number, content: unknown[]): void {
-  for (const block of content) {
-    const use = claudeToolUseBlockSchema.safeParse(block);
-    if (use.success)
-      session.toolUses.push({ line, id: use.data.id, name: use.data.name, input: use.data.input });
-  }
-}
-
-function readUser(
-  session: ClaudeSession,
-  line: number,
-  record: z.infer<typeof claudeUserRecordSchema>,
-): void {
-  if (record.permissionMode !== undefined) {
-    session.permissionMode = record.permissionMode;
-    session.permissionModes.push({ line, mode: record.permissionMode });
-  }
-  if (typeof record.message.content === "string") return;
-  for (const block of record.message.content) {
-    const result = claudeToolResultBlockSchema.safeParse(block);
-    if (!result.success) continue;
-    session.toolResults.push({
-      line,
-      toolUseId: result.data.tool_use_id,
-      isError: result.data.is_error ?? false,
-      text: resultText(result.data.content),
-      toolUseResult: record.toolUseResult ?? null,
-      permissionDecision: record.permissionDecision ?? null,
-      toolDenialKind: record.toolDenialKind ?? null,
-    });
-  }
-}
-
-function readAttachment(session: ClaudeSession, line: number, attachment: { type: string }): void {
-  const instructions = claudeInstructionsSchema.safeParse(attachment);
-  if (instructions.success) {
-    for (const file of instructions.data.files) {
-      session.instructions.push({ line, path: file.path, type: file.type, content: file.content });
+    if (typeof record.message.content === "string") return;
+    for (const block of this.blocks(line, "user", record.message.content)) {
+      if (block.type !== "tool_result") continue;
+      const result = claudeToolResultBlockSchema.safeParse(block);
+      if (!result.success) {
+        this.drift.noteSchema(line, "user/tool_result", result.error);
+        continue;
+      }
+      this.calls.result(result.data, {
+        line,
+        isError: result.data.is_error ?? false,
+        text: claudeResultText(result.data.content),
+        permissionDecision: record.permissionDecision ?? null,
+        toolDenialKind: record.toolDenialKind ?? null,
+      });
     }
   }
-  const listing = claudeSkillListingSchema.safeParse(attachment);
-  if (listing.success) session.skillListings.push(listing.data.content);
-}
 
-function resultText(content: z.infer<typeof claudeToolResultBlockSchema>["content"]): string {
-  if (content === undefined) return "";
-  if (typeof content === "string") return content;
-  return content.map((part) => part.text ?? "").join("\n");
+  private assistant(line: number, record: ClaudeAssistantRecord): void {
+    const message = record.message;
+    const id = message.id ?? `(record ${(this.anonymous += 1)})`;
+    if (
+      message.model !== undefined &&
+      message.model !== "<synthetic>" &&
+      !this.session.models.includes(message.model)
+    )
+      this.session.models.push(message.model);
+    if (message.usage !== undefined) this.noteUsage(id, message.usage);
+    for (const block of this.blocks(line, "assistant", message.content)) {
+      if (block.type === "tool_use") {
+        const use = claudeToolUseBlockSchema.safeParse(block);
+        if (!use.success) this.drift.noteSchema(line, "assistant/tool_use", use.error);
+        else this.calls.use(line, use.data.id, use.data.name, use.data.input);
+      } else if (block.type === "text") {
+        const text = claudeTextBlockSchema.safeParse(block);
+        if (!text.success) continue;
+        // One message may span several records (one per content block): join its text blocks.
+        this.session.finalText =
+          this.lastTextId === id && this.session.finalText !== null
+            ? `${this.session.finalText}\n${text.data.text}`
+            : text.data.text;
+        this.lastTextId = id;
+      }
+    }
+  }
+
+  /** Counts a message's usage once: its records repeat it (the last copy is the final count). */
+  private noteUsage(id: string, u: NonNullable<ClaudeAssistantRecord["message"]["usage"]>): void {
+    const usage: TokenUsage = {
+      inputTokens: u.input_tokens ?? 0,
+      outputTokens: u.output_tokens ?? 0,
+      cachedInputTokens: u.cache_read_input_tokens ?? 0,
+      cacheCreationInputTokens: u.cache_creation_input_tokens ?? 0,
+    };
+    if (this.current?.id === id) {
+      this.current.usage = usage;
+      return;
+    }
+    if (this.counted.includes(id)) return;
+    if (this.current !== null) this.usage = addUsage(this.usage, this.current.usage);
+    this.current = { id, usage };
+    this.counted.push(id);
+    if (this.counted.length > 16) this.counted.shift();
+  }
+
+  private attachment(line: number, attachment: { type: string }): void {
+    if (!CLAUDE_KNOWN_ATTACHMENTS.has(attachment.type)) {
+      const detail = `unknown attachment type "${attachment.type}" (keys: ${keysOf(attachment)})`;
+      return this.drift.note(line, "unknown-payload", `attachment/${attachment.type}`, detail);
+    }
+    const instructions = claudeInstructionsSchema.safeParse(attachment);
+    if (instructions.success) {
+      for (const file of instructions.data.files)
+        this.session.instructions.push({
+          line,
+          path: file.path,
+          type: file.type,
+          content: file.content,
+        });
+    }
+    const listing = claudeSkillListingSchema.safeParse(attachment);
+    if (listing.success) this.session.skillListings.push(listing.data.content);
+  }
+
+  /** The content blocks whose type is known; the others are noted as drift. */
+  private blocks(line: number, role: string, content: unknown[]): { type: string }[] {
+    const known: { type: string }[] = [];
+    for (const raw of content) {
+      const block = claudeBlockSchema.safeParse(raw);
+      if (!block.success)
+        this.drift.note(line, "missing-field", `${role}/content`, "content block without a type");
+      else if (!CLAUDE_KNOWN_BLOCKS.has(block.data.type))
+        this.drift.note(
+          line,
+          "unknown-payload",
+          `${role}/${block.data.type}`,
+          `unknown content block type "${block.data.type}"`,
+        );
+      else known.push(block.data);
+    }
+    return known;
+  }
 }

@@ -1,128 +1,281 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import {
-  homeWith,
-  recorded,
-  removeHomes,
-  sessionIdOf,
-} from "../test/support/recorded-transcripts.js";
+import { recorded, sessionIdOf } from "../test/support/recorded-transcripts.js";
+import { codexOutcome } from "./codex-calls.js";
+import { codexExitCode, codexSandboxWording } from "./codex-exit.js";
 import { readCodexRollout } from "./codex-rollout.js";
 
-const runs = recorded("codex");
+const runs = recorded("codex").filter((r) => r.truth !== null);
+const dir = await mkdtemp(join(tmpdir(), "witness-codex-"));
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
-afterAll(removeHomes);
+async function rollout(name: string, lines: unknown[]) {
+  const path = join(dir, name);
+  await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+  return readCodexRollout(path);
+}
+const item = (payload: unknown) => ({ type: "response_item", payload });
+const event = (payload: unknown) => ({ type: "event_msg", payload });
+const meta = { type: "session_meta", payload: { id: "t-1", cwd: "/w", cli_version: "0.58.0" } };
 
-describe("readCodexRollout on rollouts the real CLI wrote", () => {
-  it("has fixtures from at least two versions of Codex", () => {
-    expect(new Set(runs.map((r) => r.version)).size).toBeGreaterThanOrEqual(2);
+describe("readCodexRollout on every recorded fixture, against the cell's ground truth", () => {
+  it("has fixtures of at least three versions: one ≤ 0.60, one 0.15x, one 0.17x", () => {
+    const versions = [...new Set(runs.map((r) => r.version))];
+    expect(versions.length).toBeGreaterThanOrEqual(3);
+    expect(versions.some((v) => /^0\.([0-5]\d|60)\./.test(v))).toBe(true);
+    expect(versions.some((v) => v.startsWith("0.15"))).toBe(true);
+    expect(versions.some((v) => v.startsWith("0.17"))).toBe(true);
   });
 
   for (const run of runs) {
-    it(`${run.name}: reads back session_meta, the turn context and the exec call`, async () => {
-      const rollout = await readCodexRollout(run.file);
-      expect(rollout.broken).toEqual([]);
-      expect(rollout.unknownRecords).toEqual([]);
-      expect(rollout.sessionMeta).toMatchObject({
-        id: sessionIdOf(run),
-        cwd: run.meta.cwd,
-        cliVersion: run.version,
-      });
-      expect(rollout.turnContexts).toHaveLength(1);
-      expect(rollout.latestTurnContext).toMatchObject({
-        approvalPolicy: "never",
-        sandboxPolicy: run.scenario,
-        cwd: run.meta.cwd,
-      });
-      expect(rollout.customToolCalls).toHaveLength(1);
-      const [call] = rollout.customToolCalls;
-      expect(call?.name).toBe("exec");
-      expect(call?.input).toContain("tools.exec_command");
-      expect(rollout.customToolOutputs.map((o) => o.callId)).toEqual([call?.callId]);
-      const counted = Object.values(rollout.recordCounts).reduce((a, b) => a + b, 0);
-      expect(counted).toBe(rollout.lineCount);
+    const truth = run.truth!;
+    it(`${run.name}: thread id, cwd, version, model, sandbox and final text as the cell saw them`, async () => {
+      const r = await readCodexRollout(run.file);
+      expect(r.sessionMeta?.id).toBe(truth.sessionId);
+      expect(r.sessionMeta?.id).toBe(sessionIdOf(run));
+      expect(r.sessionMeta?.cwd).toBe(truth.cwd);
+      expect(r.sessionMeta?.cliVersion).toBe(truth.version);
+      expect(r.models.at(-1)).toBe(truth.model);
+      expect(r.finalText).toBe(truth.finalText);
+      expect(new Set(r.turnContexts.map((t) => t.sandboxPolicy))).toEqual(
+        new Set([truth.sandboxPolicy]),
+      );
+    });
+
+    it(`${run.name}: every call the fake issued, in order, ended as the cell shows`, async () => {
+      const r = await readCodexRollout(run.file);
+      expect(r.calls.map((c) => [c.id, c.name])).toEqual(truth.calls.map((c) => [c.id, c.name]));
+      expect(r.calls.map((c) => c.outcome)).toEqual(truth.calls.map((c) => c.outcome));
+      for (const [i, call] of truth.calls.entries()) {
+        if (call.exitCode !== null) expect(r.calls[i]?.exitCode).toBe(call.exitCode);
+      }
+    });
+
+    it(`${run.name}: reads every line (no drift)`, async () => {
+      const r = await readCodexRollout(run.file);
+      expect(r.drift.items).toEqual([]);
+      const counted = Object.values(r.recordCounts).reduce((a, b) => a + b, 0);
+      expect(counted).toBe(r.lineCount);
     });
   }
 
-  for (const run of recorded("codex", "danger-full-access")) {
-    it(`${run.name}: the command ran and is listed as executed`, async () => {
-      const rollout = await readCodexRollout(run.file);
-      expect(rollout.commands).toHaveLength(1);
-      expect(rollout.commands[0]?.command.at(-1)).toBe(`touch ${run.meta.cwd}/FULL_ACCESS_RAN`);
-      expect(rollout.commands[0]?.exitCode).toBe(0);
-    });
-  }
-
-  for (const run of recorded("codex", "workspace-write")) {
-    it(`${run.name}: a command inside the workspace ran under workspace-write`, async () => {
-      const rollout = await readCodexRollout(run.file);
-      expect(rollout.commands.map((c) => [c.command.at(-1), c.exitCode])).toEqual([
-        [`touch ${run.meta.cwd}/WORKSPACE_WRITE_RAN`, 0],
-      ]);
-    });
-  }
-
-  for (const run of recorded("codex", "read-only")) {
-    it(`${run.name}: the blocked command shows only in the tool output`, async () => {
-      const rollout = await readCodexRollout(run.file);
-      expect(rollout.commands).toEqual([]);
-      expect(rollout.customToolOutputs[0]?.text).toMatch(/cannot touch.*READ_ONLY_RAN/);
+  for (const run of recorded("codex", "text").filter((r) => r.truth !== null)) {
+    it(`${run.name}: finds the planted AGENTS.md marker while streaming`, async () => {
+      const r = await readCodexRollout(run.file, { markers: ["Project rules", "WITNESS-ABSENT"] });
+      expect(r.markersSeen).toEqual(["Project rules"]);
     });
   }
 });
 
-describe("readCodexRollout on damaged or newer rollouts", () => {
-  const base = recorded("codex", "danger-full-access")[0];
+describe("codexExitCode", () => {
+  it.each([
+    [['{"chunk_id":"a","exit_code":3,"output":""}'], { code: 3, form: "json" }],
+    [["Script completed\nOutput:\n", '{"exit_code":0}'], { code: 0, form: "json" }],
+    [
+      ['{"output":"x\\n","metadata":{"exit_code":1,"duration_seconds":0.0}}'],
+      { code: 1, form: "metadata" },
+    ],
+    [["Exit code: 3\nWall time: 0 seconds\nOutput:\nout\n"], { code: 3, form: "text" }],
+    [
+      ["Chunk ID: a\nWall time: 0.05 seconds\nProcess exited with code 2\nOutput:\n"],
+      { code: 2, form: "text" },
+    ],
+    [['{"output":"printed \\"exit_code\\": 9"}'], null],
+    [["no code here"], null],
+  ] as const)("reads %j as %j", (parts, expected) => {
+    expect(codexExitCode(parts)).toEqual(expected);
+  });
+});
 
-  async function edited(edit: (lines: string[]) => string[]): Promise<string> {
-    if (base === undefined) throw new Error("no danger-full-access fixture recorded");
-    const path = join(await homeWith(), "rollout.jsonl");
-    const lines = (await readFile(base.file, "utf8")).split("\n").filter((l) => l !== "");
-    await writeFile(path, `${edit(lines).join("\n")}\n`);
-    return path;
-  }
-
-  it("reports a broken line with its line number and reads on past it", async () => {
-    const path = await edited((lines) => [
-      ...lines.slice(0, 3),
-      "not json at all",
-      ...lines.slice(3),
-    ]);
-    const rollout = await readCodexRollout(path);
-    expect(rollout.broken.map((b) => b.line)).toEqual([4]);
-    expect(rollout.broken[0]?.error).toMatch(/^not JSON: /);
-    expect(rollout.latestTurnContext?.sandboxPolicy).toBe("danger-full-access");
-    expect(rollout.commands).toHaveLength(1);
+describe("codexOutcome and the sandbox wordings", () => {
+  it.each([
+    ["unsupported call: shell", null, "no-such-tool"],
+    ["unsupported custom tool call: exec", null, "no-such-tool"],
+    ["touch: cannot touch 'x': Read-only file system", 1, "denied"],
+    ["touch: cannot touch 'x': Permission denied", 1, "denied"],
+    [
+      'exec_command failed: CreateProcess { message: "Codex(Sandbox(Denied { … }))" }',
+      null,
+      "denied",
+    ],
+    ["out", 3, "error"],
+    ["", 0, "ran"],
+    ["all good", null, "ran"],
+    ["command failed", null, "error"],
+  ] as const)("%j with exit %j is %s", (text, exit, outcome) => {
+    expect(codexOutcome(text, exit).outcome).toBe(outcome);
   });
 
-  it("keeps and counts a line type it does not know", async () => {
-    const future = JSON.stringify({
-      timestamp: "t",
-      ordinal: 99,
-      type: "future_kind",
-      payload: {},
+  it("names the wording that matched", () => {
+    expect(codexSandboxWording("x: Read-only file system")?.id).toBe("read-only-file-system");
+  });
+});
+
+describe("readCodexRollout on the shapes older versions write", () => {
+  it("0.58: shell function calls with JSON output, sandbox_policy as mode, one turn context per request", async () => {
+    const turn = (mode: string) => ({
+      type: "turn_context",
+      payload: {
+        cwd: "/w",
+        approval_policy: "never",
+        sandbox_policy: { mode },
+        model: "gpt-5-codex",
+      },
     });
-    const path = await edited((lines) => [...lines, future]);
-    const rollout = await readCodexRollout(path);
-    expect(rollout.recordCounts.future_kind).toBe(1);
-    expect(rollout.unknownRecords).toEqual([
-      { line: rollout.lineCount, type: "future_kind", value: JSON.parse(future) as unknown },
+    const call = (id: string, cmd: string) =>
+      item({
+        type: "function_call",
+        name: "shell",
+        arguments: JSON.stringify({ command: ["bash", "-lc", cmd] }),
+        call_id: id,
+      });
+    const output = (id: string, text: string) =>
+      item({ type: "function_call_output", call_id: id, output: text });
+    const r = await rollout("058.jsonl", [
+      meta,
+      turn("read-only"),
+      item({ type: "ghost_snapshot", ghost_commit: { id: "c" } }),
+      call("c1", "touch /w/x"),
+      output(
+        "c1",
+        '{"output":"touch: cannot touch \'/w/x\': Permission denied\\n","metadata":{"exit_code":1}}',
+      ),
+      turn("read-only"),
+      call("c2", "echo out; exit 3"),
+      output("c2", '{"output":"out\\n","metadata":{"exit_code":3}}'),
+      event({ type: "agent_message", message: "done" }),
+      item({
+        type: "message",
+        role: "assistant",
+        content: [{ type: "output_text", text: "done" }],
+      }),
+    ]);
+    expect(
+      r.calls.map((c) => [c.id, c.family, c.name, c.inputSummary, c.outcome, c.exitCode]),
+    ).toEqual([
+      ["c1", "function_call", "shell", "command: bash -lc touch /w/x", "denied", 1],
+      ["c2", "function_call", "shell", "command: bash -lc echo out; exit 3", "error", 3],
+    ]);
+    expect(r.turnContexts.map((t) => t.sandboxPolicy)).toEqual(["read-only", "read-only"]);
+    expect(r.finalText).toBe("done");
+    expect(r.drift.items).toEqual([]);
+  });
+
+  it("0.60: shell_command and local_shell_call in one ordered list, exit codes from the text", async () => {
+    const r = await rollout("060.jsonl", [
+      meta,
+      item({
+        type: "function_call",
+        name: "shell_command",
+        arguments: '{"command":"touch /w/a"}',
+        call_id: "c1",
+      }),
+      item({
+        type: "local_shell_call",
+        call_id: "c2",
+        status: "completed",
+        action: { type: "exec", command: ["bash", "-lc", "touch /w/b"] },
+      }),
+      item({
+        type: "function_call_output",
+        call_id: "c2",
+        output: "Exit code: 0\nWall time: 0 seconds\nOutput:\n",
+      }),
+      item({
+        type: "function_call_output",
+        call_id: "c1",
+        output: "Exit code: 4\nWall time: 0 seconds\nOutput:\n",
+      }),
+    ]);
+    expect(
+      r.calls.map((c) => [c.id, c.family, c.name, c.outcome, c.exitCode, c.resultLine]),
+    ).toEqual([
+      ["c1", "function_call", "shell_command", "error", 4, 5],
+      ["c2", "local_shell_call", "local_shell", "ran", 0, 4],
     ]);
   });
 
-  it("takes the last turn context as the latest and reports one without a sandbox policy", async () => {
-    const turn = (policy: unknown) =>
-      JSON.stringify({ type: "turn_context", payload: { cwd: "/w", sandbox_policy: policy } });
-    const path = await edited((lines) => [...lines, turn({ type: "read-only" }), turn("bogus")]);
-    const rollout = await readCodexRollout(path);
-    expect(rollout.turnContexts.map((t) => t.sandboxPolicy)).toEqual([
-      "danger-full-access",
-      "read-only",
+  it("0.148+: a CommandExecution event belongs to the exec call it ran under", async () => {
+    const command = {
+      type: "CommandExecution",
+      id: "exec-1",
+      command: ["/bin/bash", "-lc", "touch /w/a"],
+      status: "failed",
+      exit_code: 1,
+      aggregated_output: "Read-only file system",
+    };
+    const r = await rollout("148.jsonl", [
+      meta,
+      item({
+        type: "custom_tool_call",
+        call_id: "c1",
+        name: "exec",
+        input: 'const a = await tools.exec_command({cmd: "touch /w/a"});',
+      }),
+      event({ type: "item_completed", item: command }),
+      item({
+        type: "custom_tool_call_output",
+        call_id: "c1",
+        output: [{ type: "input_text", text: "Script completed\n" }],
+      }),
     ]);
-    expect(rollout.latestTurnContext?.sandboxPolicy).toBe("read-only");
-    expect(rollout.broken.map((b) => b.line)).toEqual([rollout.lineCount]);
-    expect(rollout.broken[0]?.error).toMatch(/^turn_context payload: sandbox_policy: /);
+    expect(r.calls[0]).toMatchObject({
+      inputSummary: "cmd: touch /w/a",
+      exitCode: 1,
+      outcome: "denied",
+    });
+    expect(r.calls[0]?.commands.map((c) => c.id)).toEqual(["exec-1"]);
+    expect(r.commands).toHaveLength(1);
+  });
+
+  it("reports unknown line and payload types, renamed fields and orphan outputs with their lines", async () => {
+    const r = await rollout("drift.jsonl", [
+      meta,
+      { type: "brand_new_line", payload: {} },
+      item({ type: "web_search_call", id: "w" }),
+      event({ type: "exec_command_end", call_id: "x" }),
+      item({ type: "function_call", tool_name: "shell", arguments: "{}", call_id: "c1" }),
+      item({ type: "function_call_output", call_id: "ghost", output: "x" }),
+      { type: "turn_context", payload: { cwd: "/w" } },
+      event({ type: "item_completed", item: { type: "Reasoning" } }),
+    ]);
+    expect(r.drift.items.map((i) => [i.line, i.kind, i.subject])).toEqual([
+      [2, "unknown-record", "brand_new_line"],
+      [3, "unknown-payload", "response_item/web_search_call"],
+      [4, "unknown-payload", "event_msg/exec_command_end"],
+      [5, "missing-field", "response_item/function_call"],
+      [6, "missing-field", "response_item/output"],
+      [7, "missing-field", "turn_context"],
+      [8, "unknown-payload", "event_msg/item_completed/Reasoning"],
+    ]);
+    expect(r.drift.items[3]?.detail).toBe("name: missing");
+    expect(r.calls).toEqual([]);
+    expect(r.payloadCounts).toMatchObject({ "response_item/web_search_call": 1 });
+  });
+
+  it("keeps the last cumulative token count", async () => {
+    const count = (input: number) =>
+      event({
+        type: "token_count",
+        info: {
+          total_token_usage: { input_tokens: input, cached_input_tokens: 1, output_tokens: 2 },
+        },
+      });
+    const r = await rollout("tokens.jsonl", [
+      meta,
+      event({ type: "token_count", info: null }),
+      count(10),
+      count(25),
+    ]);
+    expect(r.usage).toEqual({
+      inputTokens: 25,
+      outputTokens: 2,
+      cachedInputTokens: 1,
+      cacheCreationInputTokens: 0,
+    });
   });
 });

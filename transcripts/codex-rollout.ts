@@ -1,18 +1,31 @@
 // Codex rollout ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl), typed for witness.
-import { z } from "zod";
+import type { z } from "zod";
 
-import { zodIssues } from "../core/read-input.js";
+import { type CodexCall, CodexCallTable, type CodexCommand } from "./codex-calls.js";
+import { codexSandboxWording } from "./codex-exit.js";
 import {
+  approvalPolicyText,
+  CODEX_KNOWN_EVENT_ITEMS,
+  CODEX_KNOWN_EVENTS,
+  CODEX_KNOWN_ITEMS,
   CODEX_KNOWN_TYPES,
+  codexCallOutputSchema,
   codexCommandItemSchema,
   codexCustomCallSchema,
-  codexCustomOutputSchema,
+  codexFunctionCallSchema,
   codexLineSchema,
+  codexLocalShellCallSchema,
+  codexMessageSchema,
   codexSessionMetaSchema,
+  codexTokenCountSchema,
   codexTurnContextSchema,
+  sandboxPolicyText,
 } from "./codex-records.js";
-import { type BrokenLine, recordType, streamJsonl, tally } from "./jsonl-stream.js";
+import { type Drift, DriftLog, keysOf, noDrift } from "./drift.js";
+import { MarkerSearch, recordType, streamJsonl, tally } from "./jsonl-stream.js";
+import { clip, phrase, type TokenUsage } from "./session-facts.js";
 
+export type { CodexCall, CodexCommand } from "./codex-calls.js";
 export { CODEX_KNOWN_TYPES } from "./codex-records.js";
 
 /** The rollout's `session_meta` line. */
@@ -24,43 +37,16 @@ export interface CodexSessionMeta {
   modelProvider: string | null;
 }
 
-/** One `turn_context` line: the policies a turn ran under. */
+/** One `turn_context` line: the policies a turn (0.58 – 0.96: a model request) ran under. */
 export interface CodexTurnContext {
   line: number;
   turnId: string | null;
-  /** e.g. `never`; kept as written when it is not a plain string. */
+  /** e.g. `never`; kept as JSON text when it is not a plain string. */
   approvalPolicy: string | null;
-  /** `read-only`, `workspace-write` or `danger-full-access`. */
+  /** `read-only`, `workspace-write` or `danger-full-access` (`type`, or 0.58's `mode`). */
   sandboxPolicy: string;
   cwd: string | null;
   model: string | null;
-}
-
-/** A command Codex reports it executed (`event_msg` item_completed, item type CommandExecution). */
-export interface CodexCommand {
-  line: number;
-  id: string;
-  command: string[];
-  cwd: string | null;
-  status: string | null;
-  exitCode: number | null;
-  output: string;
-}
-
-/** A custom tool call the model made (Codex's `exec` tool holding JavaScript). */
-export interface CodexCustomToolCall {
-  line: number;
-  callId: string;
-  name: string;
-  input: string;
-  status: string | null;
-}
-
-/** The text returned to the model for a custom tool call. */
-export interface CodexCustomToolOutput {
-  line: number;
-  callId: string;
-  text: string;
 }
 
 /** One Codex rollout, as far as witness relies on it. */
@@ -70,117 +56,249 @@ export interface CodexRollout {
   lineCount: number;
   /** Lines per top-level `type`, known and unknown. */
   recordCounts: Record<string, number>;
-  unknownRecords: { line: number; type: string | null; value: unknown }[];
+  /** Lines per `type/payload.type` of event_msg and response_item lines. */
+  payloadCounts: Record<string, number>;
   turnContexts: CodexTurnContext[];
   /** The last turn context in the file, or null when there is none. */
   latestTurnContext: CodexTurnContext | null;
+  /** Models named by the turn contexts, in first-seen order. */
+  models: string[];
+  /** Every tool call of every family, in file order, with its output and outcome. */
+  calls: CodexCall[];
+  /** Every CommandExecution event (0.148+), also attached to its call. */
   commands: CodexCommand[];
-  customToolCalls: CodexCustomToolCall[];
-  customToolOutputs: CodexCustomToolOutput[];
-  broken: BrokenLine[];
-  rawText: string;
+  /** The last assistant message's text. */
+  finalText: string | null;
+  /** The last cumulative token count the CLI recorded. */
+  usage: TokenUsage | null;
+  markersSeen: string[];
+  drift: Drift;
 }
 
-/** Reads a Codex rollout JSONL file; bad lines are reported in `broken`, never thrown. */
-export async function readCodexRollout(path: string): Promise<CodexRollout> {
-  const rollout: CodexRollout = {
-    path,
-    sessionMeta: null,
-    lineCount: 0,
-    recordCounts: {},
-    unknownRecords: [],
-    turnContexts: [],
-    latestTurnContext: null,
-    commands: [],
-    customToolCalls: [],
-    customToolOutputs: [],
-    broken: [],
-    rawText: "",
-  };
-  const fail = (line: number, what: string, error: z.ZodError): void => {
-    const detail = zodIssues(error).map((i) => `${i.path || "(record)"}: ${i.message}`);
-    rollout.broken.push({ line, error: `${what}: ${detail.join("; ")}` });
-  };
-  const summary = await streamJsonl(path, ({ line, value }) => {
+/** Options of readCodexRollout. */
+export interface ReadRolloutOptions {
+  /** Values to look for in every line (marker search). */
+  markers?: readonly string[];
+}
+
+/** Reads a Codex rollout JSONL file; what it cannot use is reported in `drift`, never thrown. */
+export async function readCodexRollout(
+  path: string,
+  options: ReadRolloutOptions = {},
+): Promise<CodexRollout> {
+  const drift = new DriftLog();
+  const reader = new CodexReader(path, drift);
+  const search = new MarkerSearch(options.markers ?? []);
+  const summary = await streamJsonl(path, ({ line, value }) => reader.line(line, value), {
+    drift,
+    onText: (text) => search.scan(text),
+  });
+  return reader.finish(summary.lineCount, search.seen(), drift.result());
+}
+
+class CodexReader {
+  private readonly rollout: CodexRollout;
+  private readonly calls: CodexCallTable;
+
+  constructor(
+    path: string,
+    private readonly drift: DriftLog,
+  ) {
+    this.calls = new CodexCallTable(drift);
+    this.rollout = {
+      path,
+      sessionMeta: null,
+      lineCount: 0,
+      recordCounts: {},
+      payloadCounts: {},
+      turnContexts: [],
+      latestTurnContext: null,
+      models: [],
+      calls: [],
+      commands: [],
+      finalText: null,
+      usage: null,
+      markersSeen: [],
+      drift: noDrift(),
+    };
+  }
+
+  finish(lineCount: number, markersSeen: string[], drift: Drift): CodexRollout {
+    return { ...this.rollout, lineCount, calls: this.calls.list(), markersSeen, drift };
+  }
+
+  line(line: number, value: unknown): void {
     const type = recordType(value);
-    tally(rollout.recordCounts, type ?? "(no type)");
-    if (type === null || !CODEX_KNOWN_TYPES.includes(type)) {
-      rollout.unknownRecords.push({ line, type, value });
+    tally(this.rollout.recordCounts, type ?? "(no type)");
+    if (type === null || !CODEX_KNOWN_TYPES.has(type)) {
+      const what = type === null ? "a line without a string type" : `line type "${type}"`;
+      this.drift.note(
+        line,
+        "unknown-record",
+        type ?? "",
+        `unknown ${what} (keys: ${keysOf(value)})`,
+      );
       return;
     }
     const parsed = codexLineSchema.safeParse(value);
-    if (!parsed.success) return fail(line, `${type} line`, parsed.error);
+    if (!parsed.success) return this.drift.noteSchema(line, type, parsed.error);
     const payload: unknown = parsed.data.payload;
-    if (type === "session_meta") {
-      const meta = codexSessionMetaSchema.safeParse(payload);
-      if (!meta.success) return fail(line, "session_meta payload", meta.error);
-      rollout.sessionMeta ??= {
-        id: meta.data.id,
-        cwd: meta.data.cwd ?? null,
-        cliVersion: meta.data.cli_version ?? null,
-        originator: meta.data.originator ?? null,
-        modelProvider: meta.data.model_provider ?? null,
-      };
-    } else if (type === "turn_context") {
-      const context = codexTurnContextSchema.safeParse(payload);
-      if (!context.success) return fail(line, "turn_context payload", context.error);
-      const turn: CodexTurnContext = {
+    if (type === "session_meta") this.sessionMeta(line, payload);
+    else if (type === "turn_context") this.turnContext(line, payload);
+    else if (type === "event_msg") this.event(line, payload);
+    else if (type === "response_item") this.item(line, payload);
+  }
+
+  private parse<S extends z.ZodType>(
+    line: number,
+    subject: string,
+    schema: S,
+    value: unknown,
+  ): z.infer<S> | null {
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    this.drift.noteSchema(line, subject, result.error);
+    return null;
+  }
+
+  /** The payload's type, counted; an unknown one is noted as drift and null is returned. */
+  private payloadType(
+    line: number,
+    type: string,
+    payload: unknown,
+    known: ReadonlySet<string>,
+  ): string | null {
+    const sub = recordType(payload);
+    tally(this.rollout.payloadCounts, `${type}/${sub ?? "(no type)"}`);
+    if (sub !== null && known.has(sub)) return sub;
+    const what = sub === null ? "without a type" : `of unknown type "${sub}"`;
+    this.drift.note(
+      line,
+      "unknown-payload",
+      `${type}/${sub ?? ""}`,
+      `${type} payload ${what} (keys: ${keysOf(payload)})`,
+    );
+    return null;
+  }
+
+  private sessionMeta(line: number, payload: unknown): void {
+    const meta = this.parse(line, "session_meta", codexSessionMetaSchema, payload);
+    if (meta === null) return;
+    this.rollout.sessionMeta ??= {
+      id: meta.id,
+      cwd: meta.cwd ?? null,
+      cliVersion: meta.cli_version ?? null,
+      originator: meta.originator ?? null,
+      modelProvider: meta.model_provider ?? null,
+    };
+  }
+
+  private turnContext(line: number, payload: unknown): void {
+    const context = this.parse(line, "turn_context", codexTurnContextSchema, payload);
+    if (context === null) return;
+    const turn: CodexTurnContext = {
+      line,
+      turnId: context.turn_id ?? null,
+      approvalPolicy: approvalPolicyText(context.approval_policy),
+      sandboxPolicy: sandboxPolicyText(context.sandbox_policy),
+      cwd: context.cwd ?? null,
+      model: context.model ?? null,
+    };
+    this.rollout.turnContexts.push(turn);
+    this.rollout.latestTurnContext = turn;
+    if (turn.model !== null && !this.rollout.models.includes(turn.model))
+      this.rollout.models.push(turn.model);
+  }
+
+  private event(line: number, payload: unknown): void {
+    const type = this.payloadType(line, "event_msg", payload, CODEX_KNOWN_EVENTS);
+    if (type === "token_count") {
+      const count = this.parse(line, "event_msg/token_count", codexTokenCountSchema, payload);
+      const total = count?.info?.total_token_usage;
+      if (total)
+        this.rollout.usage = {
+          inputTokens: total.input_tokens ?? 0,
+          outputTokens: total.output_tokens ?? 0,
+          cachedInputTokens: total.cached_input_tokens ?? 0,
+          cacheCreationInputTokens: 0,
+        };
+    } else if (type === "item_completed") {
+      const item = (payload as { item?: unknown }).item;
+      const itemType = this.payloadType(
         line,
-        turnId: context.data.turn_id ?? null,
-        approvalPolicy: policyText(context.data.approval_policy),
-        sandboxPolicy: context.data.sandbox_policy.type,
-        cwd: context.data.cwd ?? null,
-        model: context.data.model ?? null,
+        "event_msg/item_completed",
+        item,
+        CODEX_KNOWN_EVENT_ITEMS,
+      );
+      if (itemType !== "CommandExecution") return;
+      const done = this.parse(
+        line,
+        "event_msg/item_completed/CommandExecution",
+        codexCommandItemSchema,
+        item,
+      );
+      if (done === null) return;
+      const command: CodexCommand = {
+        line,
+        id: done.id,
+        command: clip(
+          typeof done.command === "string" ? done.command : done.command.join(" "),
+          120,
+        ),
+        status: done.status === undefined ? null : phrase(done.status),
+        exitCode: done.exit_code ?? null,
+        sandboxRefusal: codexSandboxWording(done.aggregated_output ?? "")?.id ?? null,
       };
-      rollout.turnContexts.push(turn);
-      rollout.latestTurnContext = turn;
-    } else if (type === "event_msg") {
-      readEvent(rollout, line, payload);
-    } else if (type === "response_item") {
-      readResponseItem(rollout, line, payload);
+      this.rollout.commands.push(command);
+      this.calls.command(command);
     }
-  });
-  rollout.lineCount = summary.lineCount;
-  rollout.broken = [...summary.broken, ...rollout.broken].sort((a, b) => a.line - b.line);
-  rollout.rawText = summary.rawText;
-  return rollout;
-}
-
-function readEvent(rollout: CodexRollout, line: number, payload: unknown): void {
-  const event = z
-    .looseObject({ type: z.literal("item_completed"), item: codexCommandItemSchema })
-    .safeParse(payload);
-  if (!event.success) return;
-  const item = event.data.item;
-  rollout.commands.push({
-    line,
-    id: item.id,
-    command: typeof item.command === "string" ? [item.command] : item.command,
-    cwd: item.cwd ?? null,
-    status: item.status ?? null,
-    exitCode: item.exit_code ?? null,
-    output: item.aggregated_output ?? "",
-  });
-}
-
-function readResponseItem(rollout: CodexRollout, line: number, payload: unknown): void {
-  const call = codexCustomCallSchema.safeParse(payload);
-  if (call.success) {
-    const { call_id, name, input, status } = call.data;
-    rollout.customToolCalls.push({ line, callId: call_id, name, input, status: status ?? null });
-    return;
   }
-  const output = codexCustomOutputSchema.safeParse(payload);
-  if (output.success) {
-    const text =
-      typeof output.data.output === "string"
-        ? output.data.output
-        : output.data.output.map((part) => part.text ?? "").join("");
-    rollout.customToolOutputs.push({ line, callId: output.data.call_id, text });
+
+  private item(line: number, payload: unknown): void {
+    const type = this.payloadType(line, "response_item", payload, CODEX_KNOWN_ITEMS);
+    const subject = `response_item/${type ?? ""}`;
+    if (type === "function_call") {
+      const call = this.parse(line, subject, codexFunctionCallSchema, payload);
+      if (call)
+        this.calls.call(
+          line,
+          "function_call",
+          call.call_id,
+          call.name,
+          functionInput(call.arguments),
+        );
+    } else if (type === "custom_tool_call") {
+      const call = this.parse(line, subject, codexCustomCallSchema, payload);
+      if (call) this.calls.call(line, "custom_tool_call", call.call_id, call.name, call.input);
+    } else if (type === "local_shell_call") {
+      const call = this.parse(line, subject, codexLocalShellCallSchema, payload);
+      if (call)
+        this.calls.call(line, "local_shell_call", call.call_id, "local_shell", {
+          command: call.action.command,
+        });
+    } else if (type === "function_call_output" || type === "custom_tool_call_output") {
+      const output = this.parse(line, subject, codexCallOutputSchema, payload);
+      if (output) this.calls.output(line, output.call_id, outputParts(output.output));
+    } else if (type === "message") {
+      const message = this.parse(line, subject, codexMessageSchema, payload);
+      if (message?.role === "assistant")
+        this.rollout.finalText = message.content.map((part) => part.text ?? "").join("");
+    }
   }
 }
 
-function policyText(value: unknown): string | null {
-  if (value === undefined || value === null) return null;
-  return typeof value === "string" ? value : JSON.stringify(value);
+/** A function call's arguments: the parsed JSON object, or the text when it is not JSON. */
+function functionInput(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function outputParts(output: unknown): string[] {
+  if (typeof output === "string") return [output];
+  if (Array.isArray(output))
+    return output.map((part) => ((part as { text?: unknown }).text as string | undefined) ?? "");
+  return [JSON.stringify(output)];
 }

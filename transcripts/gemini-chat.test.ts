@@ -17,9 +17,9 @@ afterEach(async () => {
 
 describe("Gemini CLI chat files (recorded from gemini 0.61.0)", () => {
   it("reads the session id, each message once, and both tool calls of a yolo run as success", async () => {
-    const chat = await readGeminiChat(fixture("yolo"));
+    const chat = await readGeminiChat(fixture("yolo"), { markers: ["<session_context>"] });
     expect(chat.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(chat.broken).toEqual([]);
+    expect(chat.drift.items).toEqual([]);
     expect(chat.toolCalls.map((c) => [c.id, c.name, c.status])).toEqual([
       ["run_shell_command__call_w0_0", "run_shell_command", "success"],
       ["write_file__call_w0_1", "write_file", "success"],
@@ -29,7 +29,7 @@ describe("Gemini CLI chat files (recorded from gemini 0.61.0)", () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(chat.messages.map((m) => m.type)).toEqual(["user", "user", "gemini", "user", "gemini"]);
     expect(chat.recordCounts).toMatchObject({ header: 1, "message:gemini": 3 });
-    expect(chat.rawText).toContain("<session_context>");
+    expect(chat.markersSeen).toEqual(["<session_context>"]);
   });
 
   it("records a refused write and an unknown tool as error, a shell exiting 3 as success", async () => {
@@ -66,7 +66,11 @@ describe("Gemini CLI chat files (recorded from gemini 0.61.0)", () => {
     const chat = await readGeminiChat(file);
     expect(chat.sessionId).toBe("s1");
     expect(chat.recordCounts).toMatchObject({ unknown: 1, "message:info": 1 });
-    expect(chat.broken.map((b) => b.line)).toEqual([3, 4]);
+    expect(chat.drift.items.map((i) => [i.line, i.kind])).toEqual([
+      [2, "unknown-record"],
+      [3, "not-json"],
+      [4, "missing-field"],
+    ]);
   });
 
   it("finds the newest chat under GEMINI_CLI_HOME, else HOME", async () => {

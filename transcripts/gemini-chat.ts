@@ -4,8 +4,8 @@ import { join } from "node:path";
 
 import { z } from "zod";
 
-import { zodIssues } from "../core/read-input.js";
-import { type BrokenLine, streamJsonl, tally } from "./jsonl-stream.js";
+import { type Drift, DriftLog, keysOf } from "./drift.js";
+import { MarkerSearch, streamJsonl, tally } from "./jsonl-stream.js";
 
 /** A message line: a user turn, a model (`gemini`) turn, or an info/error note. */
 const messageSchema = z.looseObject({
@@ -55,8 +55,10 @@ export interface GeminiChat {
   /** Lines by kind: header, `$set` patches, messages by type, unknown. */
   recordCounts: Record<string, number>;
   lineCount: number;
-  broken: BrokenLine[];
-  rawText: string;
+  /** Lines not (fully) read: not JSON, unknown kinds, messages that do not fit. */
+  drift: Drift;
+  /** Marker values (given in the options) found anywhere in the file. */
+  markersSeen: string[];
 }
 
 function lineKind(value: unknown): "header" | "patch" | "message" | "unknown" {
@@ -71,44 +73,50 @@ function lineKind(value: unknown): "header" | "patch" | "message" | "unknown" {
  * line per id wins; a `$set` of `messages` replaces the list. Unknown lines are counted, never
  * fatal.
  */
-export async function readGeminiChat(path: string): Promise<GeminiChat> {
+export async function readGeminiChat(
+  path: string,
+  options: { markers?: readonly string[] } = {},
+): Promise<GeminiChat> {
   const counts: Record<string, number> = {};
   const messages = new Map<string, z.infer<typeof messageSchema>>();
-  const broken: BrokenLine[] = [];
+  const drift = new DriftLog();
+  const search = new MarkerSearch(options.markers ?? []);
   let sessionId: string | null = null;
-  const summary = await streamJsonl(path, ({ line, value }) => {
-    const kind = lineKind(value);
-    const parsed =
-      kind === "header"
-        ? headerSchema.safeParse(value)
-        : kind === "message"
-          ? messageSchema.safeParse(value)
-          : null;
-    if (parsed !== null && !parsed.success) {
-      const detail = zodIssues(parsed.error).map((i) => `${i.path || "(record)"}: ${i.message}`);
-      broken.push({ line, error: `${kind}: ${detail.join("; ")}` });
-      return;
-    }
-    if (kind === "header" && parsed?.success)
-      sessionId ??= (parsed.data as z.infer<typeof headerSchema>).sessionId;
-    if (kind === "message" && parsed?.success) {
-      const message = parsed.data as z.infer<typeof messageSchema>;
-      tally(counts, `message:${message.type}`);
-      messages.set(message.id, message);
-      return;
-    }
-    tally(counts, kind);
-    // A patch that sets `messages` replaces the list (the CLI writes the first one that way).
-    const set = kind === "patch" ? (value as { $set?: { messages?: unknown } }).$set : undefined;
-    if (Array.isArray(set?.messages)) {
-      messages.clear();
-      for (const raw of set.messages as unknown[]) {
-        const message = messageSchema.safeParse(raw);
-        if (message.success) messages.set(message.data.id, message.data);
-        else broken.push({ line, error: "patch: a message without an id and a type" });
+  const summary = await streamJsonl(
+    path,
+    ({ line, value }) => {
+      const kind = lineKind(value);
+      const parsed =
+        kind === "header"
+          ? headerSchema.safeParse(value)
+          : kind === "message"
+            ? messageSchema.safeParse(value)
+            : null;
+      if (parsed !== null && !parsed.success) return drift.noteSchema(line, kind, parsed.error);
+      if (kind === "unknown")
+        drift.note(line, "unknown-record", "", `unknown line (keys: ${keysOf(value)})`);
+      if (kind === "header" && parsed?.success)
+        sessionId ??= (parsed.data as z.infer<typeof headerSchema>).sessionId;
+      if (kind === "message" && parsed?.success) {
+        const message = parsed.data as z.infer<typeof messageSchema>;
+        tally(counts, `message:${message.type}`);
+        messages.set(message.id, message);
+        return;
       }
-    }
-  });
+      tally(counts, kind);
+      // A patch that sets `messages` replaces the list (the CLI writes the first one that way).
+      const set = kind === "patch" ? (value as { $set?: { messages?: unknown } }).$set : undefined;
+      if (Array.isArray(set?.messages)) {
+        messages.clear();
+        for (const raw of set.messages as unknown[]) {
+          const message = messageSchema.safeParse(raw);
+          if (message.success) messages.set(message.data.id, message.data);
+          else drift.note(line, "missing-field", "patch", "a message without an id and a type");
+        }
+      }
+    },
+    { drift, onText: (text) => search.scan(text) },
+  );
   const all = [...messages.values()];
   return {
     path,
@@ -125,8 +133,8 @@ export async function readGeminiChat(path: string): Promise<GeminiChat> {
     ),
     recordCounts: counts,
     lineCount: summary.lineCount,
-    broken: [...summary.broken, ...broken],
-    rawText: summary.rawText,
+    drift: drift.result(),
+    markersSeen: search.seen(),
   };
 }
 

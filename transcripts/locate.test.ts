@@ -8,9 +8,12 @@ import {
   claudeConfigDir,
   claudeProjectSlug,
   claudeSessionPath,
+  claudeSidechains,
   codexHomeDir,
   findClaudeSession,
   findCodexRollout,
+  isClaudeSidechainName,
+  locateClaudeSession,
   newestClaudeSession,
   newestCodexRollout,
   windowsPathInWsl,
@@ -19,9 +22,9 @@ import {
 const root = await mkdtemp(join(tmpdir(), "witness-locate-"));
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-async function touch(path: string, ageSeconds = 0): Promise<string> {
+async function touch(path: string, ageSeconds = 0, record: unknown = {}): Promise<string> {
   await mkdir(join(path, ".."), { recursive: true });
-  await writeFile(path, "{}\n");
+  await writeFile(path, `${JSON.stringify(record)}\n`);
   const when = new Date(Date.now() - ageSeconds * 1000);
   await utimes(path, when, when);
   return path;
@@ -111,5 +114,49 @@ describe("finding sessions", () => {
     expect(await findClaudeSession(join(root, "absent"), "aaaa")).toBeNull();
     expect(await newestClaudeSession(join(root, "absent"))).toBeNull();
     expect(await newestCodexRollout(join(root, "absent"))).toBeNull();
+  });
+});
+
+describe("the main Claude Code session, never a sidechain", () => {
+  const config = join(root, "sidechains");
+  const project = join(config, "projects", "-w");
+  const id = "11111111-2222-3333-4444-555555555555";
+
+  it("skips agent-*.jsonl files and files whose records say isSidechain, even when newer", async () => {
+    const main = await touch(join(project, `${id}.jsonl`), 60, {
+      sessionId: id,
+      isSidechain: false,
+    });
+    await touch(join(project, "agent-a1b2c3d.jsonl"), 0, { sessionId: id, isSidechain: true });
+    await touch(join(project, "renamed.jsonl"), 10, { sessionId: id, isSidechain: true });
+    expect(await newestClaudeSession(config)).toBe(main);
+    expect(await locateClaudeSession(config, null)).toBe(main);
+  });
+
+  it("takes the session id the CLI reported over any age", async () => {
+    const older = "99999999-2222-3333-4444-555555555555";
+    const path = await touch(join(project, `${older}.jsonl`), 3600, { sessionId: older });
+    expect(await locateClaudeSession(config, older)).toBe(path);
+    expect(await locateClaudeSession(config, "00000000-0000-0000-0000-000000000000")).toBeNull();
+  });
+
+  it("lists the sidechains of a session beside it (2.0.x) and below it (2.1.4)", async () => {
+    const main = join(project, `${id}.jsonl`);
+    await touch(join(project, "agent-other.jsonl"), 0, { sessionId: "someone-else" });
+    const nested = await touch(join(project, id, "subagents", "agent-a9.jsonl"), 0, {
+      sessionId: id,
+    });
+    expect(await claudeSidechains(main, id)).toEqual([
+      join(project, "agent-a1b2c3d.jsonl"),
+      nested,
+    ]);
+  });
+
+  it.each([
+    ["agent-a961150.jsonl", true],
+    ["agent-ce493ee0.jsonl", true],
+    ["70d1d76d-58cd-4f4b-9cb7-ff616ebbcc04.jsonl", false],
+  ])("%s is a sidechain name: %s", (name, expected) => {
+    expect(isClaudeSidechainName(name)).toBe(expected);
   });
 });

@@ -1,6 +1,8 @@
 // Where the vendor CLIs keep a session's records, and how to find one by id or by age.
 import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+
+import { firstRecord } from "./peek.js";
 
 /** Claude Code keeps slugs at most this long before appending a hash (read from 2.1.332). */
 const SLUG_LIMIT = 200;
@@ -70,15 +72,63 @@ export async function findClaudeSession(
   return null;
 }
 
-/** The most recently modified transcript under `<configDir>/projects`, or null when there is none. */
+/** True for a sub-agent's own file name (`agent-<hex>.jsonl`, written by 2.0.30 – 2.1.4). */
+export function isClaudeSidechainName(name: string): boolean {
+  return /^agent-[^/]*\.jsonl$/.test(name);
+}
+
+/**
+ * The most recently modified main session under `<configDir>/projects`: sidechain files
+ * (`agent-*.jsonl`, or a first record with `isSidechain: true`) never count. Null when none.
+ */
 export async function newestClaudeSession(configDir: string): Promise<string | null> {
   const candidates: string[] = [];
   for (const slug of await listDir(join(configDir, "projects"))) {
     for (const name of await listDir(join(configDir, "projects", slug))) {
-      if (name.endsWith(".jsonl")) candidates.push(join(configDir, "projects", slug, name));
+      if (name.endsWith(".jsonl") && !isClaudeSidechainName(name))
+        candidates.push(join(configDir, "projects", slug, name));
     }
   }
-  return newest(candidates);
+  for (const path of await byAge(candidates)) {
+    if (!(await isSidechainFile(path))) return path;
+  }
+  return null;
+}
+
+/**
+ * The main session of a Claude Code run: by the session id the CLI reported when there is one
+ * (its `--output-format json` result's `session_id`), else the newest main session.
+ */
+export async function locateClaudeSession(
+  configDir: string,
+  sessionId: string | null,
+): Promise<string | null> {
+  if (sessionId !== null) return findClaudeSession(configDir, sessionId);
+  return newestClaudeSession(configDir);
+}
+
+/**
+ * The sidechain files of a main session: `agent-*.jsonl` beside it whose records carry its
+ * session id (2.0.30 – 2.1.0), and `<session id>/subagents/*.jsonl` below it (2.1.4).
+ */
+export async function claudeSidechains(mainPath: string, sessionId: string): Promise<string[]> {
+  const dir = dirname(mainPath);
+  const found: string[] = [];
+  for (const name of (await listDir(dir)).sort()) {
+    if (!isClaudeSidechainName(name)) continue;
+    const first = await firstRecord(join(dir, name));
+    const id = (first?.value as { sessionId?: unknown } | undefined)?.sessionId;
+    if (id === sessionId) found.push(join(dir, name));
+  }
+  const nested = join(dir, basename(mainPath, ".jsonl"), "subagents");
+  for (const name of (await listDir(nested)).sort())
+    if (name.endsWith(".jsonl")) found.push(join(nested, name));
+  return found;
+}
+
+async function isSidechainFile(path: string): Promise<boolean> {
+  const first = await firstRecord(path);
+  return (first?.value as { isSidechain?: unknown } | undefined)?.isSidechain === true;
 }
 
 /** Finds `<codexHome>/sessions/YYYY/MM/DD/rollout-*-<threadId>.jsonl`; null when absent or unsafe. */
@@ -116,14 +166,17 @@ async function codexRollouts(codexHome: string): Promise<string[]> {
 }
 
 async function newest(paths: readonly string[]): Promise<string | null> {
-  let best: { path: string; mtimeMs: number } | null = null;
+  return (await byAge(paths))[0] ?? null;
+}
+
+/** The paths that are files, newest first. */
+async function byAge(paths: readonly string[]): Promise<string[]> {
+  const dated: { path: string; mtimeMs: number }[] = [];
   for (const path of paths) {
     const info = await stat(path).catch(() => null);
-    if (info?.isFile() && (best === null || info.mtimeMs > best.mtimeMs)) {
-      best = { path, mtimeMs: info.mtimeMs };
-    }
+    if (info?.isFile()) dated.push({ path, mtimeMs: info.mtimeMs });
   }
-  return best?.path ?? null;
+  return dated.sort((a, b) => b.mtimeMs - a.mtimeMs).map((d) => d.path);
 }
 
 /** Entries of a directory; an absent or unreadable directory has none. */

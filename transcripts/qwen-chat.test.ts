@@ -20,7 +20,7 @@ describe("Qwen Code chat files (recorded from qwen 0.24.4)", () => {
     const chat = await readQwenChat(fixture("default"));
     expect(chat.version).toBe("0.24.4");
     expect(chat.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(chat.broken).toEqual([]);
+    expect(chat.drift.items).toEqual([]);
     expect(chat.unknownRecords).toEqual([]);
     expect(chat.toolCalls).toEqual([
       {
@@ -70,7 +70,11 @@ describe("Qwen Code chat files (recorded from qwen 0.24.4)", () => {
     const chat = await readQwenChat(file);
     expect([chat.sessionId, chat.version]).toEqual(["s1", "9.9.9"]);
     expect(chat.unknownRecords).toEqual([{ line: 2, type: "brand_new" }]);
-    expect(chat.broken.map((b) => b.line)).toEqual([3, 4]);
+    expect(chat.drift.items.map((i) => [i.line, i.kind])).toEqual([
+      [2, "unknown-record"],
+      [3, "not-json"],
+      [4, "missing-field"],
+    ]);
     expect(chat.toolCalls).toEqual([]);
     expect(chat.recordCounts).toMatchObject({ "system:ui_telemetry": 1, brand_new: 1 });
   });

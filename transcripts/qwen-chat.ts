@@ -4,8 +4,8 @@ import { join } from "node:path";
 
 import { z } from "zod";
 
-import { zodIssues } from "../core/read-input.js";
-import { type BrokenLine, recordType, streamJsonl, tally } from "./jsonl-stream.js";
+import { type Drift, DriftLog, keysOf } from "./drift.js";
+import { MarkerSearch, recordType, streamJsonl, tally } from "./jsonl-stream.js";
 
 /** Record types Qwen Code 0.23–0.24 writes; anything else is kept as unknown. */
 export const QWEN_KNOWN_TYPES: readonly string[] = ["user", "assistant", "tool_result", "system"];
@@ -51,15 +51,21 @@ export interface QwenChat {
   recordCounts: Record<string, number>;
   unknownRecords: { line: number; type: string | null }[];
   lineCount: number;
-  broken: BrokenLine[];
-  rawText: string;
+  /** Lines not (fully) read: not JSON, unknown types, records that do not fit. */
+  drift: Drift;
+  /** Marker values (given in the options) found anywhere in the file. */
+  markersSeen: string[];
 }
 
 /** Reads a chat file: every record counted by type, tool calls from results and telemetry. */
-export async function readQwenChat(path: string): Promise<QwenChat> {
+export async function readQwenChat(
+  path: string,
+  options: { markers?: readonly string[] } = {},
+): Promise<QwenChat> {
   const counts: Record<string, number> = {};
   const unknown: QwenChat["unknownRecords"] = [];
-  const broken: BrokenLine[] = [];
+  const drift = new DriftLog();
+  const search = new MarkerSearch(options.markers ?? []);
   const calls = new Map<string, QwenToolCall>();
   let sessionId: string | null = null;
   let version: string | null = null;
@@ -77,39 +83,41 @@ export async function readQwenChat(path: string): Promise<QwenChat> {
     calls.set(id, fresh);
     return fresh;
   };
-  const summary = await streamJsonl(path, ({ line, value }) => {
-    const type = recordType(value);
-    const r = value as Record<string, unknown>;
-    if (type === null || !QWEN_KNOWN_TYPES.includes(type)) {
-      tally(counts, type ?? "(no type)");
-      unknown.push({ line, type });
-      return;
-    }
-    tally(counts, type === "system" ? `system:${String(r.subtype)}` : type);
-    if (typeof r.sessionId === "string") sessionId ??= r.sessionId;
-    if (typeof r.version === "string") version ??= r.version;
-    if (type === "tool_result") {
-      const parsed = toolCallResultSchema.safeParse(r.toolCallResult);
-      if (!parsed.success) {
-        const detail = zodIssues(parsed.error).map((i) => `${i.path || "(record)"}: ${i.message}`);
-        broken.push({ line, error: `tool_result: ${detail.join("; ")}` });
+  const summary = await streamJsonl(
+    path,
+    ({ line, value }) => {
+      const type = recordType(value);
+      const r = value as Record<string, unknown>;
+      if (type === null || !QWEN_KNOWN_TYPES.includes(type)) {
+        tally(counts, type ?? "(no type)");
+        unknown.push({ line, type });
+        const what = type === null ? "a record without a string type" : `record type "${type}"`;
+        drift.note(line, "unknown-record", type ?? "", `unknown ${what} (keys: ${keysOf(value)})`);
         return;
       }
-      const call = callOf(parsed.data.callId);
-      call.status = parsed.data.status ?? null;
-      call.errorType = parsed.data.errorType ?? null;
-      call.executionStatus = parsed.data.executionStatus ?? null;
-    }
-    if (type === "system" && r.subtype === "ui_telemetry") {
-      const event = toolCallEventSchema.safeParse(
-        (r.systemPayload as { uiEvent?: unknown })?.uiEvent,
-      );
-      if (!event.success) return; // other telemetry events (api_response …) are not tool calls
-      const call = callOf(event.data.call_id);
-      call.name = event.data.function_name ?? call.name;
-      call.decision = event.data.decision ?? null;
-    }
-  });
+      tally(counts, type === "system" ? `system:${String(r.subtype)}` : type);
+      if (typeof r.sessionId === "string") sessionId ??= r.sessionId;
+      if (typeof r.version === "string") version ??= r.version;
+      if (type === "tool_result") {
+        const parsed = toolCallResultSchema.safeParse(r.toolCallResult);
+        if (!parsed.success) return drift.noteSchema(line, "tool_result", parsed.error);
+        const call = callOf(parsed.data.callId);
+        call.status = parsed.data.status ?? null;
+        call.errorType = parsed.data.errorType ?? null;
+        call.executionStatus = parsed.data.executionStatus ?? null;
+      }
+      if (type === "system" && r.subtype === "ui_telemetry") {
+        const event = toolCallEventSchema.safeParse(
+          (r.systemPayload as { uiEvent?: unknown })?.uiEvent,
+        );
+        if (!event.success) return; // other telemetry events (api_response …) are not tool calls
+        const call = callOf(event.data.call_id);
+        call.name = event.data.function_name ?? call.name;
+        call.decision = event.data.decision ?? null;
+      }
+    },
+    { drift, onText: (text) => search.scan(text) },
+  );
   return {
     path,
     sessionId,
@@ -118,8 +126,8 @@ export async function readQwenChat(path: string): Promise<QwenChat> {
     recordCounts: counts,
     unknownRecords: unknown,
     lineCount: summary.lineCount,
-    broken: [...summary.broken, ...broken],
-    rawText: summary.rawText,
+    drift: drift.result(),
+    markersSeen: search.seen(),
   };
 }
 

@@ -6,11 +6,13 @@ import { bisectCommand } from "./bisect.js";
 import { diffCommand } from "./diff.js";
 import { driftCommand } from "./drift.js";
 import { orchestrateCommand } from "./orchestrate.js";
+import { parentAccessCommand } from "./parent-access.js";
 import { planCommand } from "./plan.js";
 import { preregCommand } from "./prereg.js";
 import { probeCommand } from "./probe.js";
 import { runCommand } from "./run.js";
 import { shimCommand } from "./shim.js";
+import { transcriptCommand } from "./transcript.js";
 import { vendorsCommand } from "./vendors.js";
 
 /** Every top-level command, in the order `witness --help` lists them. */
@@ -29,4 +31,6 @@ export const commands: CommandModule<{}, any>[] = [
   argvCommand,
   planCommand,
   orchestrateCommand,
+  transcriptCommand,
+  parentAccessCommand,
 ];

@@ -50,7 +50,7 @@ async function detect(
 }
 
 describe("a Codex parent", () => {
-  for (const run of only("codex", "danger-full-access")) {
+  for (const run of only("codex", "ran")) {
     it(`${run.name}: a rollout whose latest turn context is danger-full-access is full access`, async () => {
       const access = await detect(envOf(await homeWith(run), run));
       expect(access.fullAccess).toBe(true);
@@ -69,7 +69,7 @@ describe("a Codex parent", () => {
     });
   }
 
-  for (const run of only("codex", "read-only")) {
+  for (const run of only("codex", "sandbox")) {
     it(`${run.name}: a read-only rollout is sandboxed`, async () => {
       const access = await detect(envOf(await homeWith(run), run));
       expect(access.fullAccess).toBe(false);
@@ -80,7 +80,7 @@ describe("a Codex parent", () => {
     });
   }
 
-  for (const run of only("codex", "workspace-write")) {
+  for (const run of only("codex", "text")) {
     it(`${run.name}: a workspace-write rollout is sandboxed`, async () => {
       const access = await detect(envOf(await homeWith(run), run));
       expect(access.fullAccess).toBe(false);
@@ -89,7 +89,7 @@ describe("a Codex parent", () => {
   }
 
   it("follows the latest turn context when the policy changed during the session", async () => {
-    const [run] = only("codex", "danger-full-access");
+    const [run] = only("codex", "ran");
     const home = await homeWith(run!);
     const path = join(home, run!.meta.sessionPath);
     const turn = (type: string) =>
@@ -101,7 +101,7 @@ describe("a Codex parent", () => {
   });
 
   it("finds a Windows Codex home seen from WSL under the drive mount", async () => {
-    const [run] = only("codex", "danger-full-access");
+    const [run] = only("codex", "ran");
     const mount = await homeWith();
     const target = join(mount, "c", "Users", "me", run!.meta.sessionPath);
     await mkdir(dirname(target), { recursive: true });
@@ -125,14 +125,14 @@ describe("a Codex parent", () => {
   });
 
   it("is sandboxed under no_new_privs even with a full-access rollout", async () => {
-    const [run] = only("codex", "danger-full-access");
+    const [run] = only("codex", "ran");
     const access = await detect(envOf(await homeWith(run!), run!), STATUS_SET);
     expect(access.fullAccess).toBe(false);
     expect(access.evidence[0]).toMatchObject({ source: "no_new_privs", passed: false });
   });
 
   it("is sandboxed when a CODEX_SANDBOX* variable is set", async () => {
-    const [run] = only("codex", "danger-full-access");
+    const [run] = only("codex", "ran");
     const env = { ...envOf(await homeWith(run!), run!), CODEX_SANDBOX_NETWORK_DISABLED: "1" };
     const access = await detect(env);
     expect(access.fullAccess).toBe(false);
@@ -143,7 +143,7 @@ describe("a Codex parent", () => {
   });
 
   it("is sandboxed when the thread's rollout is missing", async () => {
-    const [run] = only("codex", "danger-full-access");
+    const [run] = only("codex", "ran");
     const access = await detect(envOf(await homeWith(), run!));
     expect(access.fullAccess).toBe(false);
     expect(access.evidence.at(-1)?.detail).toMatch(/no rollout under/);
@@ -165,7 +165,7 @@ describe("a Codex parent", () => {
 });
 
 describe("a Claude Code parent", () => {
-  for (const run of only("claude-code", "bypass")) {
+  for (const run of only("claude-code", "ran")) {
     it(`${run.name}: a transcript in bypassPermissions on Linux without no_new_privs is full access`, async () => {
       const access = await detect(envOf(await homeWith(run), run));
       expect(access.fullAccess).toBe(true);
@@ -184,7 +184,7 @@ describe("a Claude Code parent", () => {
     });
   }
 
-  for (const run of only("claude-code", "default")) {
+  for (const run of only("claude-code", "denied")) {
     it(`${run.name}: a transcript in default mode is sandboxed`, async () => {
       const access = await detect(envOf(await homeWith(run), run));
       expect(access.fullAccess).toBe(false);
@@ -195,7 +195,7 @@ describe("a Claude Code parent", () => {
   }
 
   it("follows the latest prompt record when the mode changed during the session", async () => {
-    const [run] = only("claude-code", "bypass");
+    const [run] = only("claude-code", "ran");
     const home = await homeWith(run!);
     const path = join(home, run!.meta.sessionPath);
     const prompt = (mode: string) =>
@@ -212,7 +212,7 @@ describe("a Claude Code parent", () => {
 
   it("is sandboxed with CLAUDECODE=1 but no session id to find the transcript by", async () => {
     const access = await detect({
-      HOME: await homeWith(...only("claude-code", "bypass")),
+      HOME: await homeWith(...only("claude-code", "ran")),
       CLAUDECODE: "1",
     });
     expect(access.fullAccess).toBe(false);
@@ -220,7 +220,7 @@ describe("a Claude Code parent", () => {
   });
 
   it("is sandboxed when the transcript is missing", async () => {
-    const [run] = only("claude-code", "bypass");
+    const [run] = only("claude-code", "ran");
     const access = await detect(envOf(await homeWith(), run!));
     expect(access.fullAccess).toBe(false);
     expect(access.evidence.at(-1)?.detail).toMatch(/no transcript under/);
@@ -239,20 +239,20 @@ describe("a Claude Code parent", () => {
   });
 
   it("is sandboxed when the transcript exists but cannot be read", async () => {
-    const [run] = only("claude-code", "bypass");
+    const [run] = only("claude-code", "ran");
     const denied = Object.assign(new Error("permission denied"), { code: "EACCES" });
     const access = await detectParentAccess({
       env: envOf(await homeWith(run!), run!),
       platform: "linux",
       readProcStatus: () => Promise.resolve(STATUS_CLEAR),
-      readers: { readClaudeSession: () => Promise.reject(denied) },
+      readers: { latestClaudePermissionMode: () => Promise.reject(denied) },
     });
     expect(access.fullAccess).toBe(false);
     expect(access.evidence.at(-1)?.detail).toMatch(/cannot read the transcript \(EACCES\)$/);
   });
 
   it("is sandboxed when /proc/self/status cannot be read on Linux", async () => {
-    const [run] = only("claude-code", "bypass");
+    const [run] = only("claude-code", "ran");
     const access = await detect(envOf(await homeWith(run!), run!), null);
     expect(access.fullAccess).toBe(false);
     expect(access.evidence[0]).toMatchObject({ source: "no_new_privs", passed: false });
@@ -261,8 +261,8 @@ describe("a Claude Code parent", () => {
 
 describe("nested and absent markers", () => {
   it("passes when both a Codex and a Claude Code marker record full access", async () => {
-    const [codex] = only("codex", "danger-full-access");
-    const [claude] = only("claude-code", "bypass");
+    const [codex] = only("codex", "ran");
+    const [claude] = only("claude-code", "ran");
     const access = await detect(envOf(await homeWith(codex!, claude!), codex!, claude!));
     expect(access.fullAccess).toBe(true);
     expect(
@@ -271,8 +271,8 @@ describe("nested and absent markers", () => {
   });
 
   it("is sandboxed when one of two markers fails (an inner full-access session inside a sandboxed one)", async () => {
-    const [codex] = only("codex", "read-only");
-    const [claude] = only("claude-code", "bypass");
+    const [codex] = only("codex", "sandbox");
+    const [claude] = only("claude-code", "ran");
     const access = await detect(envOf(await homeWith(codex!, claude!), codex!, claude!));
     expect(access.fullAccess).toBe(false);
     expect(access.evidence.map((e) => [e.source, e.passed])).toEqual([
@@ -290,8 +290,8 @@ describe("nested and absent markers", () => {
   });
 
   it("checks each distinct Codex thread id the environment names", async () => {
-    const [full] = only("codex", "danger-full-access");
-    const [readOnly] = only("codex", "read-only");
+    const [full] = only("codex", "ran");
+    const [readOnly] = only("codex", "sandbox");
     const home = await homeWith(full!, readOnly!);
     const env = {
       HOME: home,
@@ -308,7 +308,7 @@ describe("nested and absent markers", () => {
 
 describe("the detector plumbing", () => {
   it("createParentAccessDetector answers like detectParentAccess", async () => {
-    const [run] = only("codex", "danger-full-access");
+    const [run] = only("codex", "ran");
     const options = {
       env: envOf(await homeWith(run!), run!),
       platform: "linux" as const,

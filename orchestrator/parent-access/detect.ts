@@ -1,8 +1,10 @@
 // The parent-access detector (docs/background.md#fa-parent): full access only from positive evidence.
 import { readFile } from "node:fs/promises";
 
-import { readClaudeSession } from "../../transcripts/claude-session.js";
-import { readCodexRollout } from "../../transcripts/codex-rollout.js";
+import {
+  latestClaudePermissionMode,
+  latestCodexTurnContext,
+} from "../../transcripts/latest-policy.js";
 import { codexSandboxEvidence, noNewPrivsEvidence } from "./confinement.js";
 import type { ParentAccess, ParentAccessDetector, ParentEvidence } from "./parent-access.js";
 import {
@@ -21,7 +23,7 @@ export interface DetectParentAccessOptions {
   platform?: NodeJS.Platform;
   /** Text of /proc/self/status, or null when unreadable; default reads the real file. */
   readProcStatus?: () => Promise<string | null>;
-  /** Transcript and rollout readers; default the streaming parsers. */
+  /** Readers of the latest policy record; default the ones that read from the file's end. */
   readers?: Partial<Omit<SessionLookup, "wslMountRoot">>;
   /** Where WSL mounts Windows drives (default `/mnt`), for a Windows Codex home seen from Linux. */
   wslMountRoot?: string;
@@ -37,8 +39,9 @@ export async function detectParentAccess(
   const env = options.env ?? process.env;
   const linux = (options.platform ?? process.platform) === "linux";
   const lookup: SessionLookup = {
-    readClaudeSession: options.readers?.readClaudeSession ?? readClaudeSession,
-    readCodexRollout: options.readers?.readCodexRollout ?? readCodexRollout,
+    latestClaudePermissionMode:
+      options.readers?.latestClaudePermissionMode ?? latestClaudePermissionMode,
+    latestCodexTurnContext: options.readers?.latestCodexTurnContext ?? latestCodexTurnContext,
     wslMountRoot: linux ? (options.wslMountRoot ?? "/mnt") : null,
   };
   const evidence: ParentEvidence[] = [];

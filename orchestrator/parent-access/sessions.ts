@@ -1,8 +1,7 @@
 // Session-marker evidence: each vendor session the environment names must record full access.
 import { errorMessage } from "../../core/error-text.js";
 import { errnoCode } from "../../core/fs-errors.js";
-import type { ClaudeSession } from "../../transcripts/claude-session.js";
-import type { CodexRollout } from "../../transcripts/codex-rollout.js";
+import type { LatestClaudeMode, LatestCodexTurn } from "../../transcripts/latest-policy.js";
 import {
   claudeConfigDir,
   codexHomeDir,
@@ -14,10 +13,13 @@ import {
 import type { Confinement } from "./confinement.js";
 import type { ParentEvidence } from "./parent-access.js";
 
-/** How the session checks find and read records; tests pass fixtures through the same readers. */
+/**
+ * How the session checks read records: only the latest policy record, found from the end of the
+ * file. Tests pass fixtures through the same readers.
+ */
 export interface SessionLookup {
-  readClaudeSession(path: string): Promise<ClaudeSession>;
-  readCodexRollout(path: string): Promise<CodexRollout>;
+  latestClaudePermissionMode(path: string): Promise<LatestClaudeMode | null>;
+  latestCodexTurnContext(path: string): Promise<LatestCodexTurn | null>;
   /** On Linux, where a Windows CODEX_HOME is mounted (WSL: `/mnt`); null when not translating. */
   wslMountRoot: string | null;
 }
@@ -54,15 +56,14 @@ export async function codexEvidence(
   if (home === null) return fail(`Codex thread ${threadId}: neither CODEX_HOME nor HOME is set`);
   const path = await findCodexRollout(home, threadId);
   if (path === null) return fail(`Codex thread ${threadId}: no rollout under ${home}/sessions`);
-  let rollout: CodexRollout;
+  let latest: LatestCodexTurn | null;
   try {
-    rollout = await lookup.readCodexRollout(path);
+    latest = await lookup.latestCodexTurnContext(path);
   } catch (error) {
     return fail(`${path}: cannot read the rollout (${errorCode(error)})`);
   }
-  const latest = rollout.latestTurnContext;
   if (latest === null) return fail(`${path}: no turn_context record`);
-  const detail = `${path}:${latest.line}: latest turn_context sandbox_policy is ${latest.sandboxPolicy}`;
+  const detail = `${path} (byte ${latest.offset}): latest turn_context sandbox_policy is ${latest.sandboxPolicy}`;
   return { source: "codex-rollout", detail, passed: latest.sandboxPolicy === "danger-full-access" };
 }
 
@@ -89,15 +90,14 @@ export async function claudeEvidence(
   const path = await findClaudeSession(dir, sessionId);
   if (path === null)
     return fail(`Claude Code session ${sessionId}: no transcript under ${dir}/projects`);
-  let session: ClaudeSession;
+  let last: LatestClaudeMode | null;
   try {
-    session = await lookup.readClaudeSession(path);
+    last = await lookup.latestClaudePermissionMode(path);
   } catch (error) {
     return fail(`${path}: cannot read the transcript (${errorCode(error)})`);
   }
-  const last = session.permissionModes.at(-1);
-  if (last === undefined) return fail(`${path}: no prompt record with a permissionMode`);
-  const where = `${path}:${last.line}: latest permissionMode is ${last.mode}`;
+  if (last === null) return fail(`${path}: no prompt record with a permissionMode`);
+  const where = `${path} (byte ${last.offset}): latest permissionMode is ${last.mode}`;
   if (last.mode !== "bypassPermissions") return fail(where);
   if (confinement !== "clear") {
     return fail(`${where}, but the Bash sandbox is not ruled out (confinement ${confinement})`);

@@ -33,6 +33,14 @@ export const sightingSchema = z.object({
   contexts: z.array(z.object({ before: z.string(), after: z.string() })),
 });
 export type Sighting = z.infer<typeof sightingSchema>;
+/** Tokens a session used, as its transcript recorded them. */
+export const tokenUsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cachedInputTokens: z.number(),
+  cacheCreationInputTokens: z.number(),
+});
+export type TokenUsage = z.infer<typeof tokenUsageSchema>;
 
 /** How the spawn was kept off the network. */
 export const isolationSchema = z.enum(["netns", "loopback-config"]);
@@ -82,6 +90,8 @@ export const observationSchema = z.object({
       permissionDecision: z.string().nullable(),
       /** Its place in the script, 1-based across every turn's calls (absent in older records). */
       call: z.number().int().optional(),
+      /** How the transcript says the call ended (absent in records written before it was read). */
+      transcriptOutcome: toolOutcomeSchema.optional(),
     }),
   ),
   /** Claude Code: the prompt record's permissionMode; Codex: the turn context's approval policy. */
@@ -103,6 +113,23 @@ export const observationSchema = z.object({
   helperCalls: z.array(z.object({ kind: z.string(), count: z.number().int() })).default([]),
   /** The argument the CLI refused before doing anything, in its own words (null when none). */
   rejectedArgv: z.object({ flag: z.string(), message: z.string() }).nullable().default(null),
+  // The transcript fields below are optional: records written before they existed still parse.
+  /** The transcript the CLI wrote, relative to the cell root (null when it wrote none). */
+  transcriptFile: z.string().nullable().optional(),
+  /** Every turn's permission mode (Claude Code) or approval policy (Codex), in order. */
+  permissionModes: z.array(z.string()).optional(),
+  /** Every turn's sandbox policy (Codex), in order. */
+  sandboxPolicies: z.array(z.string()).optional(),
+  /** The model the session named last. */
+  model: z.string().nullable().optional(),
+  tokenUsage: tokenUsageSchema.nullable().optional(),
+  /** The session's last assistant text. */
+  finalText: z.string().nullable().optional(),
+  /**
+   * Lines of the transcript the reader could not use (unknown record or payload types, missing
+   * fields, lines that are not JSON), as `file:line: …`: the CLI's format may have moved.
+   */
+  transcriptWarnings: z.array(z.string()).optional(),
   /** Infrastructure problems that make this spawn unfit as evidence (empty when none). */
   faults: z.array(z.string()),
   stdoutTail: z.string(),

@@ -3,19 +3,12 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { compareVersions } from "../../core/version-order.js";
-import { readClaudeSession } from "../../transcripts/claude-session.js";
-import { claudeConfigDir, newestClaudeSession } from "../../transcripts/locate.js";
 import { CLI_CATALOG } from "../contracts/clis.js";
 import { anthropicMessages } from "../fake/anthropic-messages.js";
 import type { SideRoute } from "../fake/side-routes.js";
 import { claudeCodeHelper } from "./claude-code-helpers.js";
-import {
-  type CellPaths,
-  noTranscript,
-  type ProbeDriver,
-  type RejectedArgv,
-  type TranscriptFacts,
-} from "./driver.js";
+import { readClaudeTranscript } from "./claude-transcript.js";
+import type { CellPaths, ProbeDriver, RejectedArgv } from "./driver.js";
 import { DUMMY_KEY, NO_SUCH_TOOL } from "./shared.js";
 
 // Every wording of a refusal seen from 0.2.126 to 2.1.332: the ask ("requires/needs approval",
@@ -72,25 +65,6 @@ async function trustWorkspace(cell: CellPaths, version?: string): Promise<void> 
   await writeFile(file, JSON.stringify({ ...config, projects }, null, 2));
 }
 
-async function readTranscript(env: Readonly<Record<string, string>>): Promise<TranscriptFacts> {
-  const configDir = claudeConfigDir(env);
-  const path = configDir === null ? null : await newestClaudeSession(configDir);
-  if (path === null) return noTranscript();
-  const session = await readClaudeSession(path);
-  const decisions = new Map<string, string>();
-  for (const r of session.toolResults) {
-    if (r.permissionDecision?.decision !== undefined)
-      decisions.set(r.toolUseId, String(r.permissionDecision.decision));
-  }
-  return {
-    path,
-    rawText: session.rawText,
-    permissionMode: session.permissionMode,
-    sandboxPolicy: null,
-    decisions,
-  };
-}
-
 /** Claude Code (0.2.126 to 2.1.332 run), as the probe cell runs it. */
 export const claudeCodeDriver: ProbeDriver = {
   name: "claude-code",
@@ -115,7 +89,7 @@ export const claudeCodeDriver: ProbeDriver = {
   sideRoutes: () => PRECONNECT,
   helperCall: claudeCodeHelper,
   rejectedArgv: claudeRejectedArgv,
-  readTranscript,
+  readTranscript: readClaudeTranscript,
   outcome(result, decision) {
     if (result === null) return decision === "reject" ? "denied" : "unknown";
     if (NO_SUCH_TOOL.test(result.text)) return "no-such-tool";

@@ -4,20 +4,13 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { inRange } from "../../core/version-order.js";
-import { readCodexRollout } from "../../transcripts/codex-rollout.js";
-import { codexHomeDir, newestCodexRollout } from "../../transcripts/locate.js";
 import { CLI_CATALOG } from "../contracts/clis.js";
 import { PINNED } from "../contracts/pinned.js";
 import type { ToolCall } from "../contracts/script.js";
 import { execProgram, openaiResponses } from "../fake/openai-responses.js";
 import type { NamedCall } from "../fake/wire.js";
-import {
-  type CellPaths,
-  noTranscript,
-  type ProbeDriver,
-  type RejectedArgv,
-  type TranscriptFacts,
-} from "./driver.js";
+import { readCodexTranscript } from "./codex-transcript.js";
+import type { CellPaths, ProbeDriver, RejectedArgv } from "./driver.js";
 import { DUMMY_KEY, NO_SUCH_TOOL } from "./shared.js";
 
 // What a command blocked by Codex's sandbox prints: the kernel's refusal, not a policy message.
@@ -129,21 +122,6 @@ async function trustWorkspace(cell: CellPaths): Promise<void> {
   await writeFile(file, `${config}${config === "" || config.endsWith("\n") ? "" : "\n"}\n${table}`);
 }
 
-async function readTranscript(env: Readonly<Record<string, string>>): Promise<TranscriptFacts> {
-  const codexHome = codexHomeDir(env);
-  const path = codexHome === null ? null : await newestCodexRollout(codexHome);
-  if (path === null) return noTranscript();
-  const rollout = await readCodexRollout(path);
-  const turn = rollout.latestTurnContext;
-  return {
-    path,
-    rawText: rollout.rawText,
-    permissionMode: turn?.approvalPolicy ?? null,
-    sandboxPolicy: turn?.sandboxPolicy ?? null,
-    decisions: new Map(),
-  };
-}
-
 /** Codex (codex-cli), as the probe cell runs it. */
 export const codexDriver: ProbeDriver = {
   name: "codex",
@@ -156,7 +134,7 @@ export const codexDriver: ProbeDriver = {
   }),
   trustWorkspace,
   rejectedArgv: codexRejectedArgv,
-  readTranscript,
+  readTranscript: readCodexTranscript,
   outcome(result) {
     if (result === null) return "unknown";
     if (NO_SUCH_TOOL.test(result.text)) return "no-such-tool";

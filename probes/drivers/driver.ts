@@ -2,7 +2,7 @@
 // the runner and the observer, which never branch on a CLI's name.
 import type { CliInfo, ProbeCliName } from "../contracts/clis.js";
 import type { FileRoot } from "../contracts/fixture.js";
-import type { ToolOutcome } from "../contracts/observation.js";
+import type { TokenUsage, ToolOutcome } from "../contracts/observation.js";
 import type { SideRoute } from "../fake/side-routes.js";
 import type { CallNaming, HelperRecognizer, WireProtocol, WireResult } from "../fake/wire.js";
 
@@ -25,21 +25,52 @@ export interface DriverLaunch {
 /** What the CLI recorded about its own session, as the observer uses it. */
 export interface TranscriptFacts {
   path: string | null;
-  rawText: string;
+  /** The marker values (of those asked for) found anywhere in the transcript. */
+  markersSeen: ReadonlySet<string>;
+  /** The latest turn's permission mode (Claude Code) or approval policy (Codex). */
   permissionMode: string | null;
+  /** Every turn's, in order (one entry per turn the CLI recorded). */
+  permissionModes: string[];
+  /** The latest turn's sandbox policy (Codex). */
   sandboxPolicy: string | null;
+  sandboxPolicies: string[];
   /** Per tool call id, the CLI's own permission decision, when it records one. */
   decisions: Map<string, string>;
+  /** Per tool call id, how the transcript says the call ended. */
+  outcomes: Map<string, ToolOutcome>;
+  /** The last model the session named. */
+  model: string | null;
+  tokenUsage: TokenUsage | null;
+  /** The last assistant text. */
+  finalText: string | null;
+  /** What the reader could not use, as `file:line: …` lines (empty when it read everything). */
+  warnings: string[];
+}
+
+/** What the runner hands readTranscript besides the environment: what to look for, what the CLI printed. */
+export interface TranscriptHints {
+  /** Marker values to search the transcript for. */
+  markers: readonly string[];
+  /** The CLI's stdout and stderr: the session id it reported picks the right file. */
+  stdout: string;
+  stderr: string;
 }
 
 /** A transcript with nothing in it: the CLI wrote none, or none was found. */
 export function noTranscript(): TranscriptFacts {
   return {
     path: null,
-    rawText: "",
+    markersSeen: new Set(),
     permissionMode: null,
+    permissionModes: [],
     sandboxPolicy: null,
+    sandboxPolicies: [],
     decisions: new Map(),
+    outcomes: new Map(),
+    model: null,
+    tokenUsage: null,
+    finalText: null,
+    warnings: [],
   };
 }
 
@@ -90,7 +121,10 @@ export interface ProbeDriver {
    */
   prepareCell?: (cell: CellPaths) => Promise<void>;
   /** Finds and reads the session the CLI wrote, where the child's environment points it. */
-  readTranscript: (env: Readonly<Record<string, string>>) => Promise<TranscriptFacts>;
+  readTranscript: (
+    env: Readonly<Record<string, string>>,
+    hints: TranscriptHints,
+  ) => Promise<TranscriptFacts>;
   /** How a tool call ended, from the result the CLI sent back and its recorded decision. */
   outcome: (result: WireResult | null, decision: string | null) => ToolOutcome;
   /** Instruction files the CLI is known to read (documentation; fixtures choose their own). */

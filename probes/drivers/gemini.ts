@@ -2,10 +2,17 @@
 // trustedFolders.json in the cell's HOME, chat JSONL under ~/.gemini/tmp.
 import { join } from "node:path";
 
+import { driftWarnings } from "../../transcripts/drift.js";
 import { geminiHomeDir, newestGeminiChat, readGeminiChat } from "../../transcripts/gemini-chat.js";
 import { CLI_CATALOG } from "../contracts/clis.js";
 import { geminiApi } from "../fake/gemini.js";
-import { type CellPaths, noTranscript, type ProbeDriver, type TranscriptFacts } from "./driver.js";
+import {
+  type CellPaths,
+  noTranscript,
+  type ProbeDriver,
+  type TranscriptFacts,
+  type TranscriptHints,
+} from "./driver.js";
 import { DUMMY_KEY, NO_SUCH_TOOL, plantJsonSettings } from "./shared.js";
 
 /** API-key auth (the fake ignores the key), and every background switch off. */
@@ -36,13 +43,21 @@ async function trustWorkspace(cell: CellPaths): Promise<void> {
   await plantJsonSettings(file, { [cell.workspace]: "TRUST_FOLDER" });
 }
 
-async function readTranscript(env: Readonly<Record<string, string>>): Promise<TranscriptFacts> {
+async function readTranscript(
+  env: Readonly<Record<string, string>>,
+  hints: TranscriptHints,
+): Promise<TranscriptFacts> {
   const home = geminiHomeDir(env);
   const path = home === null ? null : await newestGeminiChat(home);
   if (path === null) return noTranscript();
-  const chat = await readGeminiChat(path);
+  const chat = await readGeminiChat(path, { markers: hints.markers });
   // Gemini CLI records no approval mode and no per-call decision, only each call's status.
-  return { ...noTranscript(), path, rawText: chat.rawText };
+  return {
+    ...noTranscript(),
+    path,
+    markersSeen: new Set(chat.markersSeen),
+    warnings: driftWarnings(path, chat.drift),
+  };
 }
 
 /** Gemini CLI (`@google/gemini-cli`), as the probe cell runs it. */

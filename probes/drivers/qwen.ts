@@ -2,10 +2,17 @@
 // in the cell's HOME with managed auto-memory off, chat JSONL under ~/.qwen/projects.
 import { join } from "node:path";
 
+import { driftWarnings } from "../../transcripts/drift.js";
 import { newestQwenChat, qwenRuntimeDir, readQwenChat } from "../../transcripts/qwen-chat.js";
 import { CLI_CATALOG } from "../contracts/clis.js";
 import { createOpenaiChat, type SideRequest } from "../fake/openai-chat.js";
-import { type CellPaths, noTranscript, type ProbeDriver, type TranscriptFacts } from "./driver.js";
+import {
+  type CellPaths,
+  noTranscript,
+  type ProbeDriver,
+  type TranscriptFacts,
+  type TranscriptHints,
+} from "./driver.js";
 import { DUMMY_KEY, NO_SUCH_TOOL, plantJsonSettings } from "./shared.js";
 
 /** The model name the cell gives Qwen Code when the argv names none. */
@@ -53,18 +60,27 @@ async function trustWorkspace(cell: CellPaths): Promise<void> {
   await plantJsonSettings(file, { [cell.workspace]: "TRUST_FOLDER" });
 }
 
-async function readTranscript(env: Readonly<Record<string, string>>): Promise<TranscriptFacts> {
+async function readTranscript(
+  env: Readonly<Record<string, string>>,
+  hints: TranscriptHints,
+): Promise<TranscriptFacts> {
   const runtime = qwenRuntimeDir(env);
   const path = runtime === null ? null : await newestQwenChat(runtime);
   if (path === null) return noTranscript();
-  const chat = await readQwenChat(path);
+  const chat = await readQwenChat(path, { markers: hints.markers });
   // The CLI's own verdict per call: its error type when it failed, else its approval decision.
   const decisions = new Map<string, string>();
   for (const call of chat.toolCalls) {
     const decision = call.errorType ?? call.decision;
     if (decision !== null) decisions.set(call.callId, decision);
   }
-  return { ...noTranscript(), path, rawText: chat.rawText, decisions };
+  return {
+    ...noTranscript(),
+    path,
+    markersSeen: new Set(chat.markersSeen),
+    decisions,
+    warnings: driftWarnings(path, chat.drift),
+  };
 }
 
 /** Qwen Code (`@qwen-code/qwen-code`), as the probe cell runs it. */

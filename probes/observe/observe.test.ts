@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { claudeCodeDriver } from "../drivers/claude-code.js";
 import { codexDriver } from "../drivers/codex.js";
+import { noTranscript } from "../drivers/driver.js";
 import { anthropicMessages } from "../fake/anthropic-messages.js";
 import { openaiResponses } from "../fake/openai-responses.js";
 import type { CapturedRequest } from "../fake/server.js";
@@ -102,21 +103,21 @@ const codexBody = {
 describe("observations from captured requests", () => {
   it("says whether a marker reached Claude Code's system prompt, messages or tool definitions", () => {
     const requests = [claudeFirst];
-    expect(markerSightings(anthropicMessages, requests, "", "SYS-MARK")).toEqual(["system"]);
-    expect(markerSightings(anthropicMessages, requests, "", "MSG-MARK")).toEqual(["messages"]);
-    expect(markerSightings(anthropicMessages, requests, "", "TOOL-MARK")).toEqual(["tools"]);
-    expect(markerSightings(anthropicMessages, requests, "x MSG-MARK", "MSG-MARK")).toEqual([
+    expect(markerSightings(anthropicMessages, requests, false, "SYS-MARK")).toEqual(["system"]);
+    expect(markerSightings(anthropicMessages, requests, false, "MSG-MARK")).toEqual(["messages"]);
+    expect(markerSightings(anthropicMessages, requests, false, "TOOL-MARK")).toEqual(["tools"]);
+    expect(markerSightings(anthropicMessages, requests, true, "MSG-MARK")).toEqual([
       "messages",
       "transcript",
     ]);
-    expect(markerSightings(anthropicMessages, requests, "", "ABSENT")).toEqual([]);
+    expect(markerSightings(anthropicMessages, requests, false, "ABSENT")).toEqual([]);
   });
 
   it("treats Codex developer messages as its system prompt and additional_tools as its tools", () => {
     const requests = [req(codexBody, "/v1/responses")];
-    expect(markerSightings(openaiResponses, requests, "", "DEV-MARK")).toEqual(["system"]);
-    expect(markerSightings(openaiResponses, requests, "", "AGENTS-MARK")).toEqual(["messages"]);
-    expect(markerSightings(openaiResponses, requests, "", "exec_command")).toEqual(["tools"]);
+    expect(markerSightings(openaiResponses, requests, false, "DEV-MARK")).toEqual(["system"]);
+    expect(markerSightings(openaiResponses, requests, false, "AGENTS-MARK")).toEqual(["messages"]);
+    expect(markerSightings(openaiResponses, requests, false, "exec_command")).toEqual(["tools"]);
   });
 
   it("lists offered tools across agent requests, leaving out the classifier's", () => {
@@ -145,11 +146,14 @@ describe("observations from captured requests", () => {
       markers: [],
       sentinels: [{ name: "S", path: "/nonexistent/witness/S" }],
       transcript: {
-        path: null,
-        rawText: "",
+        ...noTranscript(),
         permissionMode: "default",
-        sandboxPolicy: null,
+        permissionModes: ["default"],
         decisions: new Map([["toolu_w0_0", "reject"]]),
+        outcomes: new Map([["toolu_w0_0", "denied"]]),
+        model: "claude-opus-5-5",
+        finalText: "done",
+        warnings: ['/t.jsonl:9: unknown record type "x" (keys: type)'],
       },
     });
     expect(facts.toolCalls).toEqual([
@@ -160,6 +164,7 @@ describe("observations from captured requests", () => {
         outcome: "denied",
         resultText: "Permission to use Bash has been denied.",
         permissionDecision: "reject",
+        transcriptOutcome: "denied",
       },
     ]);
     expect(facts.sentinels).toEqual([
@@ -167,6 +172,12 @@ describe("observations from captured requests", () => {
     ]);
     expect(facts.requestCount).toBe(2);
     expect(facts.permissionMode).toBe("default");
+    expect(facts).toMatchObject({
+      permissionModes: ["default"],
+      model: "claude-opus-5-5",
+      finalText: "done",
+      transcriptWarnings: ['/t.jsonl:9: unknown record type "x" (keys: type)'],
+    });
   });
 
   it("reads Codex's custom_tool_call_output for an exec call", () => {
@@ -181,11 +192,9 @@ describe("observations from captured requests", () => {
       markers: [],
       sentinels: [],
       transcript: {
-        path: null,
-        rawText: "",
+        ...noTranscript(),
         permissionMode: "never",
         sandboxPolicy: "workspace-write",
-        decisions: new Map(),
       },
     });
     expect(facts.toolCalls[0]).toMatchObject({

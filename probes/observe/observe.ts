@@ -9,6 +9,7 @@ import {
   type Sighting,
   SIGHTING_CONTEXT,
   SIGHTING_CONTEXTS_KEPT,
+  type ToolOutcome,
 } from "../contracts/observation.js";
 import { type Script, scriptCalls } from "../contracts/script.js";
 import type { ProbeDriver, TranscriptFacts } from "../drivers/driver.js";
@@ -25,13 +26,14 @@ import {
 const LOCATIONS = ["system", "messages", "tools", "transcript"] as const;
 
 /**
- * Where a marker value appears across the agent's requests and the transcript. Helper calls and
- * side traffic do not count: a Warmup sub-agent also carries CLAUDE.md, but it is not the agent.
+ * Where a marker value appears across the agent's requests and the transcript (`inTranscript`:
+ * the transcript reader found it while streaming the file). Helper calls and side traffic do
+ * not count: a Warmup sub-agent also carries CLAUDE.md, but it is not the agent.
  */
 export function markerSightings(
   wire: WireProtocol,
   requests: readonly CapturedRequest[],
-  transcript: string,
+  inTranscript: boolean,
   value: string,
 ): MarkerLocation[] {
   const seen = new Set<MarkerLocation>();
@@ -41,7 +43,7 @@ export function markerSightings(
       if (sections[location].includes(value)) seen.add(location);
     }
   }
-  if (transcript.includes(value)) seen.add("transcript");
+  if (inTranscript) seen.add("transcript");
   return LOCATIONS.filter((l) => seen.has(l));
 }
 
@@ -166,6 +168,12 @@ export function observe(
   | "requestCount"
   | "sideRequests"
   | "helperCalls"
+  | "permissionModes"
+  | "sandboxPolicies"
+  | "model"
+  | "tokenUsage"
+  | "finalText"
+  | "transcriptWarnings"
 > {
   const { driver, requests, transcript } = input;
   const places =
@@ -176,7 +184,7 @@ export function observe(
     helperCalls: helperCallSummary(requests),
     markers: input.markers.map((m) => ({
       ...m,
-      seenIn: markerSightings(driver.wire, requests, transcript.rawText, m.value),
+      seenIn: markerSightings(driver.wire, requests, transcript.markersSeen.has(m.value), m.value),
       sightings: markerOccurrences(driver.wire, requests, m.value),
     })),
     sentinels: input.sentinels.map((s) => {
@@ -196,9 +204,25 @@ export function observe(
         resultText: result?.text ?? "",
         permissionDecision: decision,
         ...(places.has(call.id) ? { call: places.get(call.id) } : {}),
+        ...transcriptOutcome(transcript, call.id),
       };
     }),
     permissionMode: transcript.permissionMode,
     sandboxPolicy: transcript.sandboxPolicy,
+    permissionModes: transcript.permissionModes,
+    sandboxPolicies: transcript.sandboxPolicies,
+    model: transcript.model,
+    tokenUsage: transcript.tokenUsage,
+    finalText: transcript.finalText,
+    transcriptWarnings: transcript.warnings,
   };
+}
+
+/** The transcript's own account of a call, when the transcript has one. */
+function transcriptOutcome(
+  transcript: TranscriptFacts,
+  id: string,
+): { transcriptOutcome?: ToolOutcome } {
+  const outcome = transcript.outcomes.get(id);
+  return outcome === undefined ? {} : { transcriptOutcome: outcome };
 }

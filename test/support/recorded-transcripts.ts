@@ -1,5 +1,6 @@
-// Test helper: the recorded fixtures and their meta.json, and copies placed into a temp HOME.
-import { readdirSync, readFileSync } from "node:fs";
+// Test helper: the recorded fixtures (transcript, meta.json, truth.json), and copies placed into
+// a temp HOME where the CLI wrote them.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -16,17 +17,66 @@ export const FIXTURES_DIR = join(
   "fixtures",
 );
 
-const metaSchema = z.object({
+/** Where the recording found things, relative to the cell (written by scripts/record-transcripts.ts). */
+export const recordedMetaSchema = z.object({
   cli: z.string(),
   scenario: z.string(),
   exitCode: z.number().nullable(),
   cwd: z.string(),
   home: z.string(),
+  /** The transcript, relative to HOME. */
   sessionPath: z.string(),
+  /** Sidechain files the CLI wrote beside it, relative to HOME (copied to `sidechains/`). */
+  sidechainPaths: z.array(z.string()).default([]),
   requests: z.number(),
 });
+export type RecordedMeta = z.infer<typeof recordedMetaSchema>;
 
-/** One recorded run: where its file is and what the recording script noted about it. */
+/** One call as the cell saw it: what the fake issued, what it got back, what the disk shows. */
+export const truthCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  /** Whether the agent requests offered a tool of that name. */
+  offered: z.boolean(),
+  /** The sentinel the call writes, and whether it exists after the run. */
+  sentinel: z.object({ name: z.string(), created: z.boolean() }).nullable(),
+  /** The exit status the command must end with (its own `exit N`, or 0 when its sentinel exists). */
+  exitCode: z.number().int().nullable(),
+  outcome: z.enum(["ran", "denied", "no-such-tool", "error"]),
+  /** Which fact of the cell decided the outcome. */
+  because: z.string(),
+  /** What the CLI sent back to the model for it, from the fake server's log. */
+  wireResult: z.object({ isError: z.boolean(), text: z.string() }).nullable(),
+});
+export type TruthCall = z.infer<typeof truthCallSchema>;
+
+/** The ground truth of one recording, built from the cell, never from the transcript. */
+export const truthSchema = z.object({
+  schema: z.literal("witness.transcript-truth/1"),
+  cli: z.enum(["claude-code", "codex"]),
+  version: z.string(),
+  scenario: z.string(),
+  /** The binary and arguments the cell ran. */
+  argv: z.array(z.string()),
+  exitCode: z.number().int().nullable(),
+  /** The session id the CLI printed (Claude Code's JSON result, Codex's banner). */
+  sessionId: z.string().nullable(),
+  cwd: z.string(),
+  /** The model the agent requests named. */
+  model: z.string().nullable(),
+  /** The text the fake model answered last. */
+  finalText: z.string(),
+  /** `--permission-mode` on the argv, when given. */
+  permissionMode: z.string().nullable(),
+  /** `--sandbox`/`-s` on the argv, when given. */
+  sandboxPolicy: z.string().nullable(),
+  toolsOffered: z.array(z.string()),
+  calls: z.array(truthCallSchema),
+});
+export type Truth = z.infer<typeof truthSchema>;
+
+/** One recorded run: where its files are and what the recording noted about it. */
 export interface Recorded {
   dir: string;
   name: string;
@@ -35,7 +85,11 @@ export interface Recorded {
   scenario: string;
   /** The session.jsonl or rollout.jsonl the CLI wrote. */
   file: string;
-  meta: z.infer<typeof metaSchema>;
+  /** Sidechain files copied beside it (`sidechains/<name>`). */
+  sidechains: string[];
+  meta: RecordedMeta;
+  /** Null for a fixture recorded before ground truths were written. */
+  truth: Truth | null;
 }
 
 /** Every recorded fixture of `cli`, optionally only one scenario. */
@@ -44,10 +98,17 @@ export function recorded(cli: Recorded["cli"], scenario?: string): Recorded[] {
     .filter((name) => name.startsWith(`${cli}-`))
     .map((name) => {
       const dir = join(FIXTURES_DIR, name);
-      const meta = metaSchema.parse(JSON.parse(readFileSync(join(dir, "meta.json"), "utf8")));
+      const read = (file: string): unknown => JSON.parse(readFileSync(join(dir, file), "utf8"));
+      const meta = recordedMetaSchema.parse(read("meta.json"));
+      const truth = existsSync(join(dir, "truth.json"))
+        ? truthSchema.parse(read("truth.json"))
+        : null;
       const version = meta.cli.slice(meta.cli.lastIndexOf("@") + 1);
       const file = join(dir, cli === "claude-code" ? "session.jsonl" : "rollout.jsonl");
-      return { dir, name, cli, version, scenario: meta.scenario, file, meta };
+      const sidechains = meta.sidechainPaths.map((p) =>
+        join(dir, "sidechains", p.split("/").at(-1) ?? p),
+      );
+      return { dir, name, cli, version, scenario: meta.scenario, file, sidechains, meta, truth };
     })
     .filter((r) => scenario === undefined || r.scenario === scenario)
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -63,14 +124,20 @@ export function sessionIdOf(r: Recorded): string {
   return match?.[1] ?? "";
 }
 
-/** A fresh temp HOME with each fixture copied to where its CLI wrote it. */
+/** A fresh temp HOME with each fixture (and its sidechains) copied to where its CLI wrote it. */
 export async function homeWith(...runs: Recorded[]): Promise<string> {
   const home = await mkdtemp(join(tmpdir(), "witness-d-home-"));
   created.push(home);
   for (const r of runs) {
-    const target = join(home, r.meta.sessionPath);
-    await mkdir(dirname(target), { recursive: true });
-    await copyFile(r.file, target);
+    const places: [string, string][] = [
+      [r.file, r.meta.sessionPath],
+      ...r.sidechains.map((file, i): [string, string] => [file, r.meta.sidechainPaths[i] ?? ""]),
+    ];
+    for (const [from, to] of places) {
+      const target = join(home, to);
+      await mkdir(dirname(target), { recursive: true });
+      await copyFile(from, target);
+    }
   }
   return home;
 }

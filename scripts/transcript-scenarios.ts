@@ -1,0 +1,188 @@
+// The situations the transcript fixtures record, per CLI: short scripts, so fixtures stay small.
+// Every call writes a sentinel in the workspace or ends with a known exit status, so its ground
+// truth comes from the cell (the disk, the fake's log), never from the transcript.
+import type { ProbeCliName } from "../probes/contracts/clis.js";
+import type { Fixture } from "../probes/contracts/fixture.js";
+import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
+import type { Script } from "../probes/contracts/script.js";
+
+/** One recorded situation. */
+export interface Scenario {
+  name: string;
+  cli: ProbeCliName;
+  /** The argv after the binary, for one version (flags differ between versions). */
+  argv: (version: string) => string[];
+  fixture: Fixture;
+  script: Script;
+}
+
+const ws = (...names: string[]): Fixture["sentinelsIn"] =>
+  Object.fromEntries(names.map((name) => [name, "workspace" as const]));
+
+/** True when version `a` is at least `b` (dotted numbers). */
+export function atLeast(a: string, b: string): boolean {
+  const x = a.split(".").map(Number);
+  const y = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(x.length, y.length); i += 1) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return d > 0;
+  }
+  return true;
+}
+
+// No trust entry: 0.2.x and 1.0.x crash on witness's ~/.claude.json, and -p needs none.
+const claudeFixture = (sentinels: string[], files: Fixture["files"] = []): Fixture => ({
+  workspace: "outside-home",
+  trust: false,
+  files,
+  ...(sentinels.length > 0 ? { sentinelsIn: ws(...sentinels) } : {}),
+});
+
+const json = ["--output-format", "json"];
+
+const CLAUDE: Scenario[] = [
+  {
+    name: "text",
+    cli: "claude-code",
+    argv: () => ["-p", "say hello", ...json],
+    fixture: claudeFixture(
+      [],
+      [{ at: "workspace", path: "CLAUDE.md", content: "Project memory {{marker:PROJECT}}\n" }],
+    ),
+    script: { turns: [], final: "hello from witness", classifier: "allow" },
+  },
+  {
+    name: "ran",
+    cli: "claude-code",
+    argv: () => ["-p", "go", ...json, "--permission-mode", "bypassPermissions"],
+    fixture: claudeFixture(["W", "B"]),
+    script: {
+      turns: [
+        {
+          calls: [
+            { tool: "Write", input: { file_path: "{{sentinel:W}}", content: "x" } },
+            { shell: "touch {{sentinel:B}}" },
+            { shell: "echo out; exit 3" },
+          ],
+        },
+      ],
+      final: "done",
+      classifier: "allow",
+    },
+  },
+  {
+    name: "denied",
+    cli: "claude-code",
+    argv: () => ["-p", "go", ...json, "--permission-mode", "default"],
+    fixture: claudeFixture(["W", "B"]),
+    script: {
+      turns: [
+        {
+          calls: [
+            { tool: "Write", input: { file_path: "{{sentinel:W}}", content: "x" } },
+            { shell: "touch {{sentinel:B}}" },
+          ],
+        },
+      ],
+      final: "done",
+      classifier: "allow",
+    },
+  },
+  {
+    name: "removed",
+    cli: "claude-code",
+    // `--tools` exists from 2.0.77 on; before it the deny list removes the tool.
+    argv: (v) => [
+      ...["-p", "go", ...json, "--permission-mode", "bypassPermissions"],
+      ...(atLeast(v, "2.0.77") ? ["--tools", "Write"] : ["--disallowedTools", "Bash"]),
+    ],
+    fixture: claudeFixture(["W", "B"]),
+    script: {
+      turns: [
+        {
+          calls: [
+            { shell: "touch {{sentinel:B}}" },
+            { tool: "Write", input: { file_path: "{{sentinel:W}}", content: "x" } },
+          ],
+        },
+      ],
+      final: "done",
+      classifier: "allow",
+    },
+  },
+];
+
+const codexFixture = (sentinels: string[], files: Fixture["files"] = []): Fixture => ({
+  workspace: "outside-home",
+  trust: true,
+  files,
+  ...(sentinels.length > 0 ? { sentinelsIn: ws(...sentinels) } : {}),
+});
+
+const CODEX: Scenario[] = [
+  {
+    name: "text",
+    cli: "codex",
+    argv: () => ["exec", "-s", "workspace-write", "say hello"],
+    fixture: codexFixture(
+      [],
+      [{ at: "workspace", path: "AGENTS.md", content: "Project rules {{marker:PROJECT}}\n" }],
+    ),
+    script: { turns: [], final: "hello from witness", classifier: "allow" },
+  },
+  {
+    name: "ran",
+    cli: "codex",
+    argv: () => ["exec", "-s", "danger-full-access", "go"],
+    fixture: codexFixture(["B"]),
+    script: {
+      turns: [
+        { calls: [{ shell: "touch {{sentinel:B}}" }] },
+        { calls: [{ shell: "echo out; exit 3" }] },
+      ],
+      final: "done",
+      classifier: "allow",
+    },
+  },
+  {
+    name: "sandbox",
+    cli: "codex",
+    argv: () => ["exec", "-s", "read-only", "go"],
+    fixture: codexFixture(["B"]),
+    script: {
+      turns: [{ calls: [{ shell: "touch {{sentinel:B}}" }] }],
+      final: "done",
+      classifier: "allow",
+    },
+  },
+  {
+    name: "unknown-tool",
+    cli: "codex",
+    // Under `exec` the approval policy is always never: a tool the CLI does not have is the other refusal.
+    argv: () => ["exec", "-s", "workspace-write", "go"],
+    fixture: codexFixture(["B"]),
+    script: {
+      turns: [
+        { calls: [{ tool: "witness_no_such_tool", input: { command: "touch {{sentinel:B}}" } }] },
+      ],
+      final: "done",
+      classifier: "allow",
+    },
+  },
+];
+
+/** Every scenario of `cli`. */
+export function scenariosFor(cli: ProbeCliName): Scenario[] {
+  return [...CLAUDE, ...CODEX].filter((s) => s.cli === cli);
+}
+
+/** The probe spec of one scenario at one version. */
+export function specOf(scenario: Scenario, version: string): ProbeSpec {
+  return {
+    cli: { name: scenario.cli, version },
+    fixture: scenario.fixture,
+    script: scenario.script,
+    launch: { argv: scenario.argv(version) },
+    timeoutMs: 120_000,
+  };
+}

@@ -1,0 +1,138 @@
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterAll, describe, expect, it } from "vitest";
+
+import { InputError } from "../core/errors.js";
+import { homeWith, recorded, removeHomes } from "../test/support/recorded-transcripts.js";
+import { openTranscript, sniffTranscript } from "./open-transcript.js";
+import { renderSessionReport } from "./report-text.js";
+
+const dir = await mkdtemp(join(tmpdir(), "witness-open-"));
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await removeHomes();
+});
+
+async function file(name: string, text: string): Promise<string> {
+  const path = join(dir, name);
+  await mkdir(join(path, ".."), { recursive: true });
+  await writeFile(path, text);
+  return path;
+}
+
+async function inputError(target: string): Promise<string> {
+  const error = await openTranscript(target).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(InputError);
+  return (error as InputError).message;
+}
+
+const runs = [...recorded("claude-code"), ...recorded("codex")].filter((r) => r.truth !== null);
+
+describe("openTranscript on the recorded fixtures", () => {
+  for (const run of runs) {
+    it(`${run.name}: the file and its fixture folder give the same report, calls as the truth has them`, async () => {
+      const report = await openTranscript(run.file);
+      expect(report.cli).toBe(run.cli);
+      expect(report.sessionId).toBe(run.truth?.sessionId);
+      expect(report.calls.map((c) => [c.id, c.outcome])).toEqual(
+        run.truth?.calls.map((c) => [c.id, c.outcome]),
+      );
+      expect(report.warnings).toEqual([]);
+      expect((await openTranscript(run.dir)).file).toBe(run.file);
+    });
+  }
+
+  for (const run of runs.filter((r) => r.sidechains.length > 0)) {
+    it(`${run.name}: in a HOME the main session is read, its sidechains as children`, async () => {
+      const report = await openTranscript(await homeWith(run));
+      expect(report.file.endsWith(run.meta.sessionPath)).toBe(true);
+      expect(report.sidechains).toHaveLength(run.sidechains.length);
+      expect(report.sidechains.every((s) => s.sessionId === report.sessionId)).toBe(true);
+    });
+  }
+});
+
+describe("openTranscript on bad input", () => {
+  it("reads a file whose last line was cut off, and names that line", async () => {
+    const path = await file(
+      "cut.jsonl",
+      '{"type":"session_meta","payload":{"id":"t"}}\n{"type":"event_msg","pay',
+    );
+    const report = await openTranscript(path);
+    expect(report.cli).toBe("codex");
+    expect(report.warnings).toEqual([
+      expect.stringMatching(new RegExp(`^${path}:2: the last line is not complete JSON`)) as string,
+    ]);
+  });
+
+  it("reads past a garbage line in the middle, and names it", async () => {
+    const lines = [
+      '{"type":"user","sessionId":"s","message":{"content":"hi"}}',
+      "garbage",
+      '{"type":"user","sessionId":"s","message":{"content":"again"}}',
+    ];
+    const report = await openTranscript(await file("garbage.jsonl", lines.join("\n")));
+    expect(report.cli).toBe("claude-code");
+    expect(report.lineCount).toBe(3);
+    expect(report.warnings).toEqual([
+      expect.stringMatching(/garbage\.jsonl:2: not JSON: /) as string,
+    ]);
+  });
+
+  it("refuses an empty file, naming it", async () => {
+    const path = await file("empty.jsonl", "");
+    expect(await inputError(path)).toBe(`${path}: empty: the file holds no record`);
+  });
+
+  it("refuses a file that is not JSONL, naming the line", async () => {
+    const path = await file("notes.txt", "# notes\nnothing here\n");
+    expect(await inputError(path)).toBe(
+      `${path}: line 1: not JSON ("# notes"): not a JSONL transcript`,
+    );
+  });
+
+  it("refuses JSON lines that no known CLI writes", async () => {
+    const path = await file("other.jsonl", '{"name":"x","version":"1"}\n');
+    expect(await inputError(path)).toMatch(
+      /line 1: a JSON record that is neither a Claude Code session record nor a Codex rollout line \(keys: name, version\)$/,
+    );
+  });
+
+  it("refuses a directory with no session in it, and a path that does not exist", async () => {
+    const empty = join(dir, "nothing");
+    await mkdir(join(empty, "deeper"), { recursive: true });
+    await writeFile(join(empty, "deeper", "x.jsonl"), '{"a":1}\n');
+    expect(await inputError(empty)).toBe(
+      `${empty}: no Claude Code session or Codex rollout here (none of its 1 .jsonl file(s) is one)`,
+    );
+    expect(await inputError(join(dir, "absent"))).toMatch(
+      /absent: cannot read the transcript \(ENOENT\)$/,
+    );
+  });
+
+  it("tells Claude Code from Codex by the first records, and a sidechain from a main session", async () => {
+    const side = await file(
+      "side.jsonl",
+      '{"type":"user","sessionId":"s","isSidechain":true,"message":{"content":"Warmup"}}\n',
+    );
+    expect(await sniffTranscript(side)).toEqual({ kind: "claude-code", sidechain: true });
+  });
+});
+
+describe("renderSessionReport", () => {
+  it("prints the session, the modes per turn, each call and the warnings", async () => {
+    const [run] = runs.filter((r) => r.cli === "claude-code" && r.scenario === "denied");
+    if (run === undefined) return;
+    const copy = join(dir, "render.jsonl");
+    await copyFile(run.file, copy);
+    const text = renderSessionReport(await openTranscript(copy)).join("\n");
+    expect(text).toContain(`  session: ${run.truth?.sessionId}`);
+    expect(text).toMatch(/1\. line \d+ Write file_path: .*\n {7}→ denied/);
+    expect(text).toContain("warnings: none");
+  });
+});

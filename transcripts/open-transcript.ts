@@ -1,0 +1,117 @@
+// `witness transcript <file|dir>`: find the session a path names, tell which CLI wrote it, read it.
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+
+import { InputError } from "../core/errors.js";
+import { unreadableFile } from "../core/read-input.js";
+import { CLAUDE_KNOWN_TYPES } from "./claude-records.js";
+import { readClaudeSession } from "./claude-session.js";
+import { CODEX_KNOWN_TYPES } from "./codex-records.js";
+import { readCodexRollout } from "./codex-rollout.js";
+import { keysOf } from "./drift.js";
+import { claudeSidechains, isClaudeSidechainName } from "./locate.js";
+import { fileStart } from "./peek.js";
+import { claudeReport, codexReport, type SessionReport } from "./session-report.js";
+
+/** The CLI a transcript file comes from, from its first records. */
+export type TranscriptKind = "claude-code" | "codex";
+
+/** What the start of a file says it is: a kind, or why it is not a transcript. */
+export type Sniffed = { kind: TranscriptKind; sidechain: boolean } | { kind: null; why: string };
+
+/** Tells a Claude Code session from a Codex rollout by its first records; anything else says why not. */
+export async function sniffTranscript(path: string): Promise<Sniffed> {
+  const start = await fileStart(path);
+  if (start.empty) return { kind: null, why: "empty: the file holds no record" };
+  for (const { value } of start.records) {
+    const record = (typeof value === "object" && value !== null ? value : {}) as Record<
+      string,
+      unknown
+    >;
+    const type = typeof record.type === "string" ? record.type : null;
+    if (type !== null && CODEX_KNOWN_TYPES.has(type) && typeof record.payload === "object")
+      return { kind: "codex", sidechain: false };
+    if (
+      type !== null &&
+      CLAUDE_KNOWN_TYPES.has(type) &&
+      ("sessionId" in record || "uuid" in record)
+    )
+      return { kind: "claude-code", sidechain: record.isSidechain === true };
+  }
+  const first = start.records[0];
+  if (first === undefined) {
+    const bad = start.firstBad;
+    return {
+      kind: null,
+      why: `line ${bad?.line ?? 1}: not JSON (${JSON.stringify(bad?.text ?? "")}): not a JSONL transcript`,
+    };
+  }
+  return {
+    kind: null,
+    why: `line ${first.line}: a JSON record that is neither a Claude Code session record nor a Codex rollout line (keys: ${keysOf(first.value)})`,
+  };
+}
+
+/**
+ * Reads the transcript at `target`: a session file, or a directory holding one (a cell's HOME,
+ * `~/.claude`, a project directory, `$CODEX_HOME`, a fixture). In a directory the newest main
+ * session is read; sidechains are read as its children. A path that is no transcript, or a
+ * directory without one, is an InputError naming it.
+ */
+export async function openTranscript(target: string): Promise<SessionReport> {
+  const info = await stat(target).catch((error: unknown) => {
+    throw unreadableFile(target, error, "the transcript");
+  });
+  const file = info.isDirectory() ? await findSession(target) : target;
+  let sniffed: Sniffed;
+  try {
+    sniffed = await sniffTranscript(file);
+  } catch (error) {
+    throw unreadableFile(file, error, "the transcript");
+  }
+  if (sniffed.kind === null) throw new InputError(file, [{ path: "", message: sniffed.why }]);
+  if (sniffed.kind === "codex") return codexReport(await readCodexRollout(file));
+  const session = await readClaudeSession(file);
+  const sides =
+    session.sessionId === null || sniffed.sidechain
+      ? []
+      : await claudeSidechains(file, session.sessionId);
+  return claudeReport(session, await Promise.all(sides.map((side) => readClaudeSession(side))));
+}
+
+const SKIP = new Set(["node_modules", ".git", "subagents"]);
+
+/** The newest main session file under `dir` (six levels deep at most). */
+async function findSession(dir: string): Promise<string> {
+  const files = await jsonlFiles(dir, 6);
+  const mains: { path: string; mtimeMs: number }[] = [];
+  for (const path of files) {
+    if (isClaudeSidechainName(path.slice(path.lastIndexOf("/") + 1))) continue;
+    const sniffed = await sniffTranscript(path).catch(() => null);
+    if (sniffed?.kind == null || sniffed.sidechain) continue;
+    mains.push({ path, mtimeMs: (await stat(path)).mtimeMs });
+  }
+  const newest = mains.sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
+  if (newest === undefined) {
+    const looked =
+      files.length === 0
+        ? "no .jsonl file in it"
+        : `none of its ${files.length} .jsonl file(s) is one`;
+    throw new InputError(dir, [
+      { path: "", message: `no Claude Code session or Codex rollout here (${looked})` },
+    ]);
+  }
+  return newest.path;
+}
+
+async function jsonlFiles(dir: string, depth: number): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const found: string[] = [];
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isFile() && entry.name.endsWith(".jsonl")) found.push(path);
+    else if (entry.isDirectory() && depth > 0 && !SKIP.has(entry.name))
+      found.push(...(await jsonlFiles(path, depth - 1)));
+  }
+  return found;
+}
