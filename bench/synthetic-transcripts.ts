@@ -1,7 +1,7 @@
 // Big synthetic transcripts for the transcripts bench, shaped like the recorded fixtures: a long
 // session of tool calls whose results carry file contents. Written to a temp dir, never committed.
-import { createWriteStream } from "node:fs";
 import { once } from "node:events";
+import { createWriteStream } from "node:fs";
 
 /** What a generated file holds, so a reader's result can be checked against it. */
 export interface Synthetic {
@@ -17,7 +17,12 @@ function output(n: number): string {
   return line.repeat(Math.ceil(OUTPUT_BYTES / line.length)).slice(0, OUTPUT_BYTES);
 }
 
-async function write(path: string, targetBytes: number, head: string[], turn: (n: number) => string[]): Promise<Synthetic> {
+async function write(
+  path: string,
+  targetBytes: number,
+  head: string[],
+  turn: (n: number) => string[],
+): Promise<Synthetic> {
   const out = createWriteStream(path);
   let bytes = 0;
   const put = async (line: string) => {
@@ -36,7 +41,13 @@ async function write(path: string, targetBytes: number, head: string[], turn: (n
 }
 
 const SESSION = "5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d";
-const common = { sessionId: SESSION, cwd: "/work/project", version: "2.1.332", isSidechain: false, userType: "external" };
+const common = {
+  sessionId: SESSION,
+  cwd: "/work/project",
+  version: "2.1.332",
+  isSidechain: false,
+  userType: "external",
+};
 
 /**
  * A Claude Code session: one prompt record (with its permissionMode) at the top, then per call an
@@ -44,22 +55,47 @@ const common = { sessionId: SESSION, cwd: "/work/project", version: "2.1.332", i
  * permissionMode is on the first line: the parent-access detector's worst case.
  */
 export function claudeSynthetic(path: string, bytes: number): Promise<Synthetic> {
-  const prompt = { ...common, type: "user", permissionMode: "bypassPermissions", uuid: "u0", message: { role: "user", content: "refactor the project" } };
+  const prompt = {
+    ...common,
+    type: "user",
+    permissionMode: "bypassPermissions",
+    uuid: "u0",
+    message: { role: "user", content: "refactor the project" },
+  };
   return write(path, bytes, [JSON.stringify(prompt)], (n) => {
     const id = `toolu_${n.toString(36).padStart(10, "0")}`;
     const use = {
       ...common,
       type: "assistant",
       uuid: `a${n}`,
-      message: { id: `msg_${n}`, model: "claude-opus-5-5", role: "assistant", usage: { input_tokens: 1200, output_tokens: 80 }, content: [{ type: "tool_use", id, name: "Read", input: { file_path: `/work/project/src/module-${n}.ts` } }] },
+      message: {
+        id: `msg_${n}`,
+        model: "claude-opus-5-5",
+        role: "assistant",
+        usage: { input_tokens: 1200, output_tokens: 80 },
+        content: [
+          {
+            type: "tool_use",
+            id,
+            name: "Read",
+            input: { file_path: `/work/project/src/module-${n}.ts` },
+          },
+        ],
+      },
     };
     const text = output(n);
     const result = {
       ...common,
       type: "user",
       uuid: `r${n}`,
-      toolUseResult: { type: "text", file: { filePath: `/work/project/src/module-${n}.ts`, content: text } },
-      message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: text, is_error: false }] },
+      toolUseResult: {
+        type: "text",
+        file: { filePath: `/work/project/src/module-${n}.ts`, content: text },
+      },
+      message: {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: id, content: text, is_error: false }],
+      },
     };
     return [JSON.stringify(use), JSON.stringify(result)];
   });
@@ -71,16 +107,77 @@ export function claudeSynthetic(path: string, bytes: number): Promise<Synthetic>
  * output (8 KiB each) and a token count.
  */
 export function codexSynthetic(path: string, bytes: number): Promise<Synthetic> {
-  const meta = { type: "session_meta", payload: { id: SESSION, cwd: "/work/project", cli_version: "0.171.0", originator: "codex_exec", model_provider: "openai" } };
-  const turn = { type: "turn_context", payload: { cwd: "/work/project", approval_policy: "never", sandbox_policy: { type: "danger-full-access" }, model: "gpt-6.2-sol" } };
+  const meta = {
+    type: "session_meta",
+    payload: {
+      id: SESSION,
+      cwd: "/work/project",
+      cli_version: "0.171.0",
+      originator: "codex_exec",
+      model_provider: "openai",
+    },
+  };
+  const turn = {
+    type: "turn_context",
+    payload: {
+      cwd: "/work/project",
+      approval_policy: "never",
+      sandbox_policy: { type: "danger-full-access" },
+      model: "gpt-6.2-sol",
+    },
+  };
   return write(path, bytes, [JSON.stringify(meta), JSON.stringify(turn)], (n) => {
     const id = `call_${n}`;
     const text = output(n);
     const lines = [
-      { type: "response_item", payload: { type: "custom_tool_call", call_id: id, name: "exec", status: "completed", input: `const a = await tools.exec_command({cmd: "cat src/module-${n}.ts"});\ntext(JSON.stringify(a));` } },
-      { type: "event_msg", payload: { type: "item_completed", item: { type: "CommandExecution", id: `exec-${n}`, command: ["/bin/bash", "-lc", `cat src/module-${n}.ts`], status: "completed", exit_code: 0, aggregated_output: text } } },
-      { type: "response_item", payload: { type: "custom_tool_call_output", call_id: id, output: [{ type: "input_text", text: "Script completed\n" }, { type: "input_text", text: JSON.stringify({ exit_code: 0, output: text }) }] } },
-      { type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: 1200 * (n + 1), cached_input_tokens: 0, output_tokens: 80 * (n + 1) } } } },
+      {
+        type: "response_item",
+        payload: {
+          type: "custom_tool_call",
+          call_id: id,
+          name: "exec",
+          status: "completed",
+          input: `const a = await tools.exec_command({cmd: "cat src/module-${n}.ts"});\ntext(JSON.stringify(a));`,
+        },
+      },
+      {
+        type: "event_msg",
+        payload: {
+          type: "item_completed",
+          item: {
+            type: "CommandExecution",
+            id: `exec-${n}`,
+            command: ["/bin/bash", "-lc", `cat src/module-${n}.ts`],
+            status: "completed",
+            exit_code: 0,
+            aggregated_output: text,
+          },
+        },
+      },
+      {
+        type: "response_item",
+        payload: {
+          type: "custom_tool_call_output",
+          call_id: id,
+          output: [
+            { type: "input_text", text: "Script completed\n" },
+            { type: "input_text", text: JSON.stringify({ exit_code: 0, output: text }) },
+          ],
+        },
+      },
+      {
+        type: "event_msg",
+        payload: {
+          type: "token_count",
+          info: {
+            total_token_usage: {
+              input_tokens: 1200 * (n + 1),
+              cached_input_tokens: 0,
+              output_tokens: 80 * (n + 1),
+            },
+          },
+        },
+      },
     ];
     return lines.map((line) => JSON.stringify(line));
   });

@@ -35,6 +35,9 @@ function spawnLines(spawn: SpawnRecord): string[] {
     );
   if (obs.helperCalls.length > 0)
     lines.push(`- helper calls: ${obs.helperCalls.map((h) => `${h.kind} ×${h.count}`).join(", ")}`);
+  // What the transcript's reader could not use: a CLI format that moved shows here.
+  const drift = obs.transcriptWarnings ?? [];
+  if (drift.length > 0) lines.push(`- transcript warnings: ${drift.map(code).join("; ")}`);
   if (spawn.faults.length > 0) lines.push(`- faults: ${spawn.faults.join("; ")}`);
   lines.push("", "| predicate | result | explanation |", "|---|---|---|");
   for (const p of spawn.predicates)

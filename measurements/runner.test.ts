@@ -6,6 +6,7 @@ import type { LockCheck } from "../prereg/verify.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { marker, observation, protocolText } from "../test/support/observations.js";
+import { renderMarkdown } from "./render-md.js";
 import { type ProbeFn, runProtocol } from "./runner.js";
 
 function locked(text = protocolText()): LockCheck {
@@ -173,5 +174,24 @@ describe("secrets in a record", () => {
     const text = JSON.stringify(record);
     for (const secret of [key, "tok-1234", "abcdefgh12345678", "s3cretpw"])
       expect(text).not.toContain(secret);
+  });
+});
+
+describe("transcript warnings in records", () => {
+  it("carries an observation's transcript warnings into the JSON record and its Markdown", async () => {
+    const warning =
+      '/c/home/.codex/sessions/r.jsonl:12: unknown line type "brand_new" (keys: type)';
+    const probe: ProbeFn = () =>
+      Promise.resolve(
+        observation({
+          markers: [marker("A", ["messages"]), marker("B", [])],
+          transcriptWarnings: [warning],
+        }),
+      );
+    const record = await runProtocol(locked(), { probe });
+    expect(record.arms[0]?.spawns[0]?.observation?.transcriptWarnings).toEqual([warning]);
+    expect(renderMarkdown(record)).toContain(
+      `- transcript warnings: \`${warning.replaceAll("`", "'")}\``,
+    );
   });
 });

@@ -162,9 +162,13 @@ export async function runProbe(
     // An aborted spawn is not an observation: stop here (the finally still cleans up).
     options.signal?.throwIfAborted();
     const requests = [...server.requests];
-    // A kept cell keeps the captured requests too: the raw evidence behind the observation.
-    if (options.keep)
+    // A kept cell keeps the captured requests and the CLI's whole output too: the raw evidence
+    // behind the observation (its tails are redacted, e.g. the session id a CLI prints).
+    if (options.keep) {
       await writeFile(join(cell.root, "requests.json"), JSON.stringify(requests, null, 2));
+      const output = { stdout: result.stdout, stderr: result.stderr };
+      await writeFile(join(cell.root, "output.json"), JSON.stringify(output, null, 2));
+    }
     const transcript = await driver.readTranscript(env, {
       markers: cell.markers.map((m) => m.value),
       stdout: result.stdout,

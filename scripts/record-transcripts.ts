@@ -6,18 +6,22 @@
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
 
+import { z } from "zod";
+
 import { parseCliRef } from "../probes/contracts/probe-spec.js";
-import { capturedRequestSchema } from "../probes/fake/server.js";
 import { driverFor } from "../probes/drivers/index.js";
+import { capturedRequestSchema } from "../probes/fake/server.js";
 import { releaseWarmSlot } from "../probes/isolation/netns.js";
 import { runProbe } from "../probes/run-probe.js";
 import { isClaudeSidechainName } from "../transcripts/locate.js";
 import { type Scenario, scenariosFor, specOf } from "./transcript-scenarios.js";
 import { buildTruth } from "./transcript-truth.js";
 
+const outputSchema = z.object({ stdout: z.string(), stderr: z.string() });
+
 const FIXTURES = join(import.meta.dirname, "..", "transcripts", "test", "fixtures");
 
-/** The versions the fixtures cover (issue 10: one 1.0.x, one 2.0.x, two 2.1.x; ≤ 0.60, 0.15x, 0.17x). */
+/** The versions the fixtures cover: a 1.0.x, a 2.0.x and two 2.1.x; a ≤ 0.60, a 0.15x and a 0.17x. */
 const DEFAULT_REFS = [
   "claude-code@1.0.128",
   "claude-code@2.0.77",
@@ -52,9 +56,13 @@ async function record(ref: string, scenario: Scenario): Promise<string> {
     const requests = capturedRequestSchema
       .array()
       .parse(JSON.parse(await readFile(join(root, "requests.json"), "utf8")));
+    const output = outputSchema.parse(
+      JSON.parse(await readFile(join(root, "output.json"), "utf8")),
+    );
     const wire = driverFor(name).wire;
     const truth = buildTruth({
       observation,
+      output,
       requests,
       wire,
       scenario: scenario.name,

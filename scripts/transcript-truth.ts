@@ -1,10 +1,10 @@
 // The ground truth of one recorded run, from the cell alone: the argv, the sentinels on disk, and
 // the fake server's log of the calls it issued, the tools it was offered and the results it got.
 // The transcript is never read here: it is what the truth checks.
-import type { Truth, TruthCall } from "../test/support/recorded-transcripts.js";
 import type { Observation } from "../probes/contracts/observation.js";
 import type { CapturedRequest } from "../probes/fake/server.js";
 import { issuedCalls, type WireProtocol } from "../probes/fake/wire.js";
+import type { Truth, TruthCall } from "../test/support/recorded-transcripts.js";
 
 /** The value after `flag` (or `-s` for `--sandbox`) on an argv, or null. */
 function flagValue(argv: readonly string[], ...flags: string[]): string | null {
@@ -13,9 +13,9 @@ function flagValue(argv: readonly string[], ...flags: string[]): string | null {
 }
 
 /** The session id the CLI printed: Claude Code's JSON `session_id`, Codex's `session id:` banner. */
-export function reportedSessionId(observation: Observation): string | null {
-  const json = /"session_id"\s*:\s*"([\w-]+)"/.exec(observation.stdoutTail);
-  const banner = /^session id: ([\w-]+)$/m.exec(observation.stderrTail);
+export function reportedSessionId(output: { stdout: string; stderr: string }): string | null {
+  const json = /"session_id"\s*:\s*"([\w-]+)"/.exec(output.stdout);
+  const banner = /^session id: ([\w-]+)$/m.exec(output.stderr);
   return json?.[1] ?? banner?.[1] ?? null;
 }
 
@@ -55,6 +55,8 @@ function callTruth(
 /** The ground truth of a finished, kept probe run. */
 export function buildTruth(input: {
   observation: Observation;
+  /** The CLI's whole stdout and stderr, as the kept cell has them (the observation's are redacted). */
+  output: { stdout: string; stderr: string };
   requests: readonly CapturedRequest[];
   wire: WireProtocol;
   scenario: string;
@@ -71,7 +73,7 @@ export function buildTruth(input: {
     scenario: input.scenario,
     argv,
     exitCode: observation.exitCode,
-    sessionId: reportedSessionId(observation),
+    sessionId: reportedSessionId(input.output),
     cwd: observation.cwd,
     model: typeof body.model === "string" ? body.model : null,
     finalText: input.finalText,

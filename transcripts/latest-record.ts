@@ -27,7 +27,7 @@ const NEWLINE = 0x0a;
 /**
  * Reads `path` backwards in 1 MiB chunks and returns the last line that holds the needle, parses
  * as JSON and is accepted. Lines without the needle are never decoded: candidates are found with
- * a byte search on the needle's rarest-looking byte (an upper-case letter, else `_`), or only at
+ * a byte search on the needle's rarest-looking byte (see RARE_FIRST), then the whole needle; or only at
  * line starts (`within`). A partial or broken line is passed over: a live session may be writing
  * its last line. Rejects only when the file cannot be opened or read.
  */
@@ -122,12 +122,17 @@ function searchLineStarts<T>(
   return null;
 }
 
-/** The needle byte to search for first: an upper-case letter or `_` is rarer in JSON than most. */
+// Bytes from rarer to commoner in JSON transcripts (upper case first: field values and text are
+// mostly lower case); the first one the needle holds is searched for before the whole needle.
+const RARE_FIRST = Buffer.from("ABCDEFGHIJKLMNOPQRSTUVWXYZqzxjkvwyb_gfm");
+
+/** The needle byte to search for first: the rarest-looking one it holds. */
 function anchorIndex(needle: Buffer): number {
-  const upper = needle.findIndex((b) => b >= 0x41 && b <= 0x5a);
-  if (upper >= 0) return upper;
-  const underscore = needle.indexOf(0x5f);
-  return underscore >= 0 ? underscore : 0;
+  for (const byte of RARE_FIRST) {
+    const at = needle.indexOf(byte);
+    if (at >= 0) return at;
+  }
+  return 0;
 }
 
 function parseLine<T>(

@@ -31,18 +31,20 @@ async function inputError(target: string): Promise<string> {
   return (error as InputError).message;
 }
 
-const runs = [...recorded("claude-code"), ...recorded("codex")].filter((r) => r.truth !== null);
+const runs = [...recorded("claude-code"), ...recorded("codex")];
 
 describe("openTranscript on the recorded fixtures", () => {
   for (const run of runs) {
     it(`${run.name}: the file and its fixture folder give the same report, calls as the truth has them`, async () => {
       const report = await openTranscript(run.file);
       expect(report.cli).toBe(run.cli);
-      expect(report.sessionId).toBe(run.truth?.sessionId);
+      expect(report.sessionId).toBe(run.truth.sessionId);
       expect(report.calls.map((c) => [c.id, c.outcome])).toEqual(
-        run.truth?.calls.map((c) => [c.id, c.outcome]),
+        run.truth.calls.map((c) => [c.id, c.outcome]),
       );
       expect(report.warnings).toEqual([]);
+      // What `witness transcript --json` prints: plain JSON, nothing lost on the way.
+      expect(JSON.parse(JSON.stringify(report))).toEqual(report);
       expect((await openTranscript(run.dir)).file).toBe(run.file);
     });
   }
@@ -131,7 +133,7 @@ describe("renderSessionReport", () => {
     const copy = join(dir, "render.jsonl");
     await copyFile(run.file, copy);
     const text = renderSessionReport(await openTranscript(copy)).join("\n");
-    expect(text).toContain(`  session: ${run.truth?.sessionId}`);
+    expect(text).toContain(`  session: ${run.truth.sessionId}`);
     expect(text).toMatch(/1\. line \d+ Write file_path: .*\n {7}→ denied/);
     expect(text).toContain("warnings: none");
   });

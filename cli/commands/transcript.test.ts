@@ -18,7 +18,11 @@ afterAll(async () => {
   await removeHomes();
 });
 
-const runs = [...recorded("claude-code"), ...recorded("codex")].filter((r) => r.truth !== null);
+// One fixture per recorded version end to end (the command is openTranscript printed as JSON;
+// transcripts/open-transcript.test.ts reads every fixture through the same function).
+const runs = [...recorded("claude-code"), ...recorded("codex")].filter(
+  (r, i, all) => all.findIndex((o) => o.cli === r.cli && o.version === r.version) === i,
+);
 
 describe("witness transcript (built CLI)", () => {
   for (const run of runs) {
@@ -35,20 +39,20 @@ describe("witness transcript (built CLI)", () => {
         warnings: string[];
       };
       expect(report).toMatchObject({
-        sessionId: run.truth?.sessionId,
-        cliVersion: run.truth?.version,
-        model: run.truth?.model,
-        finalText: run.truth?.finalText,
+        sessionId: run.truth.sessionId,
+        cliVersion: run.truth.version,
+        model: run.truth.model,
+        finalText: run.truth.finalText,
         warnings: [],
       });
       expect(report.calls.map((c) => [c.id, c.name, c.outcome])).toEqual(
-        run.truth?.calls.map((c) => [c.id, c.name, c.outcome]),
+        run.truth.calls.map((c) => [c.id, c.name, c.outcome]),
       );
     });
   }
 
   it("prints a report for a person, naming each call and its outcome", async () => {
-    const [run] = recorded("codex", "ran").filter((r) => r.truth !== null);
+    const [run] = recorded("codex", "ran");
     if (run === undefined) throw new Error("expected a recorded codex run fixture");
     const result = await witness(dir, "transcript", run.dir);
     expect(result.exitCode).toBe(0);
@@ -73,7 +77,7 @@ describe("witness transcript (built CLI)", () => {
 
 describe("witness parent-access (built CLI)", () => {
   it("reports a Codex parent's rollout as the evidence, in JSON", async () => {
-    const [run] = recorded("codex", "sandbox").filter((r) => r.truth !== null);
+    const [run] = recorded("codex", "sandbox");
     if (run === undefined) throw new Error("expected a recorded codex sandbox fixture");
     const home = await homeWith(run);
     const result = await witnessWith({

@@ -18,8 +18,12 @@ afterAll(removeHomes);
 const STATUS_CLEAR = "Name:\tnode\nSeccomp:\t0\nNoNewPrivs:\t0\n";
 const STATUS_SET = "Name:\tnode\nSeccomp:\t2\nNoNewPrivs:\t1\n";
 
+// Claude Code records the permission mode on its prompt records from 2.1.17 on.
+const recordsMode = (run: Recorded) => run.cli === "codex" || /^2\.1\./.test(run.version);
+
+/** Fixtures of one scenario from versions that record the policy, at least two of them. */
 function only(cli: Recorded["cli"], scenario: string): Recorded[] {
-  const runs = recorded(cli, scenario);
+  const runs = recorded(cli, scenario).filter(recordsMode);
   if (runs.length < 2) throw new Error(`expected ${cli} ${scenario} fixtures from two versions`);
   return runs;
 }
@@ -193,6 +197,37 @@ describe("a Claude Code parent", () => {
       );
     });
   }
+
+  for (const run of recorded("claude-code", "ran").filter((r) => !recordsMode(r))) {
+    it(`${run.name}: a version that records no permission mode is sandboxed, even in bypassPermissions`, async () => {
+      const access = await detect(envOf(await homeWith(run), run));
+      expect(access.fullAccess).toBe(false);
+      expect(access.evidence.at(-1)?.detail).toMatch(/no prompt record with a permissionMode$/);
+    });
+  }
+
+  it("reads the main session by its id, not a newer sidechain beside it", async () => {
+    const [run] = recorded("claude-code", "ran").filter((r) => r.sidechains.length > 0);
+    if (run === undefined) throw new Error("expected a Claude Code fixture with sidechains");
+    const home = await homeWith(run);
+    const path = join(home, run.meta.sessionPath);
+    const prompt = JSON.stringify({
+      type: "user",
+      sessionId: sessionIdOf(run),
+      permissionMode: "bypassPermissions",
+      message: { role: "user", content: "go" },
+    });
+    await appendFile(path, `${prompt}\n`);
+    const side = join(home, run.meta.sidechainPaths[0] ?? "");
+    const sidePrompt = JSON.stringify({
+      type: "user",
+      isSidechain: true,
+      permissionMode: "default",
+      message: { content: "Warmup" },
+    });
+    await appendFile(side, `${sidePrompt}\n`);
+    expect((await detect(envOf(home, run))).fullAccess).toBe(true);
+  });
 
   it("follows the latest prompt record when the mode changed during the session", async () => {
     const [run] = only("claude-code", "ran");

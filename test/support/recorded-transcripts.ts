@@ -1,6 +1,6 @@
 // Test helper: the recorded fixtures (transcript, meta.json, truth.json), and copies placed into
 // a temp HOME where the CLI wrote them.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -88,8 +88,8 @@ export interface Recorded {
   /** Sidechain files copied beside it (`sidechains/<name>`). */
   sidechains: string[];
   meta: RecordedMeta;
-  /** Null for a fixture recorded before ground truths were written. */
-  truth: Truth | null;
+  /** What the cell saw: the ground truth every parse is compared with. */
+  truth: Truth;
 }
 
 /** Every recorded fixture of `cli`, optionally only one scenario. */
@@ -100,9 +100,7 @@ export function recorded(cli: Recorded["cli"], scenario?: string): Recorded[] {
       const dir = join(FIXTURES_DIR, name);
       const read = (file: string): unknown => JSON.parse(readFileSync(join(dir, file), "utf8"));
       const meta = recordedMetaSchema.parse(read("meta.json"));
-      const truth = existsSync(join(dir, "truth.json"))
-        ? truthSchema.parse(read("truth.json"))
-        : null;
+      const truth = truthSchema.parse(read("truth.json"));
       const version = meta.cli.slice(meta.cli.lastIndexOf("@") + 1);
       const file = join(dir, cli === "claude-code" ? "session.jsonl" : "rollout.jsonl");
       const sidechains = meta.sidechainPaths.map((p) =>
