@@ -112,7 +112,11 @@ export default function benchProbe(): Promise<string> {
  * Runs the benchmark for `names` and returns a Markdown section under `title` (each group of
  * CLIs is its own section, so one group can be re-measured without re-running the others).
  */
-export async function benchProbeOf(names: ProbeCliName[], title: string): Promise<string> {
+export async function benchProbeOf(
+  names: ProbeCliName[],
+  title: string,
+  size: { rounds: number; perRound: number } = { rounds: ROUNDS, perRound: PER_ROUND },
+): Promise<string> {
   const netns = (await netnsTools()) !== null;
   const tasks: { name: string; fn: () => Promise<void> }[] = [];
   const closers: (() => Promise<void>)[] = [];
@@ -132,9 +136,9 @@ export async function benchProbeOf(names: ProbeCliName[], title: string): Promis
       if (netns) tasks.push({ name: `${name}: runProbe, netns`, fn: probeTask(name, false) });
     }
     for (const task of tasks) await task.fn(); // warm-up: page cache, vendor cache, first namespace
-    for (let round = 0; round < ROUNDS; round += 1) {
+    for (let round = 0; round < size.rounds; round += 1) {
       const bench = new Bench({
-        iterations: PER_ROUND,
+        iterations: size.perRound,
         time: 0,
         warmupIterations: 0,
         retainSamples: true,
@@ -166,7 +170,7 @@ export async function benchProbeOf(names: ProbeCliName[], title: string): Promis
   const lines = [
     `## ${title}`,
     "",
-    `${ROUNDS} rounds × ${PER_ROUND} runs of each case, cases alternating between rounds (after one`,
+    `${size.rounds} rounds × ${size.perRound} runs of each case, cases alternating between rounds (after one`,
     "warm-up run each). Script: one shell call that creates a sentinel, then a final answer; fixture:",
     "one CLAUDE.md with a marker (argv per CLI in bench/probe.bench.ts). The bare run spawns the cached binary through `runProcess` against",
     "the same fake server with the same env, in a cell prepared once, from a fresh copy of the cell's",
