@@ -83,6 +83,8 @@ export const claudeCodeDriver: ProbeDriver = {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       // witness runs as root in a throwaway cell; bypass modes refuse to start as root without it.
       IS_SANDBOX: "1",
+      // A scripted 5xx is answered once, not retried until the timeout (read from 1.0.128 on).
+      CLAUDE_CODE_MAX_RETRIES: "0",
     },
   }),
   trustWorkspace,

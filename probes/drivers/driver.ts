@@ -99,7 +99,8 @@ export interface ProbeDriver {
   readonly naming: CallNaming;
   /**
    * The argv and environment that point version `version` at the fake server at `baseUrl`
-   * (`cell` is absent only where no cell exists, e.g. a unit test of the argv).
+   * (`cell` is absent only where no cell exists, e.g. a unit test of the argv). With `prepareCell`
+   * it also bounds the CLI's retries, so a scripted 5xx or cut stream ends the spawn in seconds.
    */
   launch: (input: {
     argv: readonly string[];

@@ -20,7 +20,8 @@ export const GEMINI_SETTINGS = {
   security: { auth: { selectedType: "gemini-api-key" } },
   privacy: { usageStatisticsEnabled: false },
   telemetry: { enabled: false },
-  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+  // maxAttempts 1: a scripted 5xx or cut stream ends the spawn instead of ten backed-off retries.
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, maxAttempts: 1 },
 } as const;
 
 // The CLI's own refusals: its policy engine, its workspace boundary, plan mode's plans directory.

@@ -28,6 +28,8 @@ export const QWEN_SETTINGS = {
   telemetry: { enabled: false },
   general: { enableAutoUpdate: false },
   memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
+  // No SDK or rate-limit retries; 0.24.4's own stream retry (7 attempts) has no setting.
+  model: { generationConfig: { maxRetries: 0 } },
 } as const;
 
 /**
