@@ -156,6 +156,7 @@ export async function runProbe(
       args: launch.args,
       env,
       cwd: cell.cwd,
+      ...(planned?.stdin === undefined ? {} : { input: planned.stdin }),
       timeoutMs: spec.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
@@ -182,6 +183,7 @@ export async function runProbe(
     const observation = observationSchema.parse({
       cli: { name: spec.cli.name, version: cli.version },
       argv: [cli.bin, ...args],
+      ...(planned?.stdin === undefined ? {} : { stdin: planned.stdin }),
       env,
       cwd: cell.cwd,
       isolation: slot ? "netns" : "loopback-config",

@@ -26,7 +26,6 @@ describe("witness argv on the examples (built CLI)", () => {
       [],
       (root: string) => [
         "-p",
-        "Review the staged diff and list the problems you find.",
         "--model",
         "claude-opus-4-5",
         "--effort",
@@ -46,6 +45,8 @@ describe("witness argv on the examples (built CLI)", () => {
         "Grep",
         "--disallowedTools",
         "WebFetch",
+        "--",
+        "Review the staged diff and list the problems you find.",
       ],
     ],
     [
@@ -53,7 +54,6 @@ describe("witness argv on the examples (built CLI)", () => {
       ["--accept-loaded-user-config", "--ambient-context", "all"],
       () => [
         "-p",
-        "Review the staged diff and list the problems you find.",
         "--model",
         "claude-opus-4-5",
         "--effort",
@@ -70,6 +70,8 @@ describe("witness argv on the examples (built CLI)", () => {
         "Grep",
         "--disallowedTools",
         "WebFetch",
+        "--",
+        "Review the staged diff and list the problems you find.",
       ],
     ],
     [
@@ -95,6 +97,7 @@ describe("witness argv on the examples (built CLI)", () => {
         "gpt-5",
         "-c",
         'model_reasoning_effort="high"',
+        "--",
         "Fix the failing test in the parser.",
       ],
     ],
@@ -103,12 +106,13 @@ describe("witness argv on the examples (built CLI)", () => {
       ["--ambient-context", "all"],
       () => [
         "-p",
-        "Summarise the open issues.",
         "--setting-sources",
         "user,project",
         "--allowedTools",
         "Read",
         "Bash(gh issue list *)",
+        "--",
+        "Summarise the open issues.",
       ],
     ],
     [
@@ -116,25 +120,18 @@ describe("witness argv on the examples (built CLI)", () => {
       [],
       (root: string) => [
         "-p",
-        "Draft the weekly update in my usual style.",
         "--setting-sources",
         "user,project",
         "--settings",
         JSON.stringify({ claudeMdExcludes: [join(root, "**")] }),
+        "--",
+        "Draft the weekly update in my usual style.",
       ],
     ],
     [
       "pi-workspace.yaml",
       [],
-      () => [
-        "-p",
-        "--no-context-files",
-        "--model",
-        "fake/model",
-        "--thinking",
-        "medium",
-        "Explain the build.",
-      ],
+      () => ["-p", "--no-context-files", "--model", "fake/model", "--thinking", "medium"],
     ],
   ] as const)("%s %j prints the whole argv", async (file, flags, expected) => {
     const repo = tempWorkspace();
@@ -145,6 +142,20 @@ describe("witness argv on the examples (built CLI)", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { args: string[] }).args).toEqual(expected(repo.root));
+  });
+
+  it("prints pi's prompt as its stdin, not as an argument", async () => {
+    const repo = tempWorkspace();
+    const r = await witness(["argv", "--node", example("pi-workspace.yaml"), "--json"], {
+      cwd: repo.root,
+      home: repo.home,
+    });
+    expect((JSON.parse(r.stdout) as { stdin?: string }).stdin).toBe("Explain the build.");
+    const text = await witness(["argv", "--node", example("pi-workspace.yaml")], {
+      cwd: repo.root,
+      home: repo.home,
+    });
+    expect(text.stdout).toContain('stdin: "Explain the build."');
   });
 
   it("shows full access decided by consent, floor and the parent's evidence", async () => {

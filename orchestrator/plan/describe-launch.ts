@@ -59,6 +59,7 @@ export function launchPlanLines(plan: LaunchPlan): string[] {
     `file: ${plan.file}`,
     "args:",
     ...plan.args.map((arg) => `  ${JSON.stringify(arg)}`),
+    ...(plan.stdin === undefined ? [] : [`stdin: ${JSON.stringify(plan.stdin)}`]),
     `env:${env.length === 0 ? " (none added)" : ""}`,
     ...env.map(([name, value]) => `  ${name}=${value}`),
     ...(plan.homeOverlay === undefined

@@ -59,8 +59,10 @@ export interface LaunchPlan {
   adapter: Adapter;
   /** The binary name: "claude", "codex", "cursor-agent", "pi", ... */
   file: string;
-  /** The complete argv after the binary, prompt included. */
+  /** The complete argv after the binary: the prompt after `--`, unless it goes on `stdin`. */
   args: string[];
+  /** The prompt, for a CLI that takes it on stdin (pi, opencode, Gemini CLI, Qwen Code). */
+  stdin?: string;
   /** Only the variables the policy itself adds (never secrets). */
   env: Record<string, string>;
   /** Codex: a per-run CODEX_HOME mirror minus AGENTS*.md, materialized by the launcher. */

@@ -45,7 +45,6 @@ describe("Claude Code argv (background.md#tp-tests: default off, the opt-in's sh
     expect(p.file).toBe("claude");
     expect(p.args).toEqual([
       "-p",
-      "do it",
       "--model",
       "opus",
       "--effort",
@@ -63,6 +62,8 @@ describe("Claude Code argv (background.md#tp-tests: default off, the opt-in's sh
       "Read",
       "--disallowedTools",
       "WebFetch",
+      "--",
+      "do it",
     ]);
     expect(p.env).toEqual({});
   });
@@ -74,7 +75,6 @@ describe("Claude Code argv (background.md#tp-tests: default off, the opt-in's sh
     );
     expect(p.args).toEqual([
       "-p",
-      "do it",
       "--setting-sources",
       "project",
       "--settings",
@@ -87,6 +87,8 @@ describe("Claude Code argv (background.md#tp-tests: default off, the opt-in's sh
       "Read",
       "--disallowedTools",
       "WebFetch",
+      "--",
+      "do it",
     ]);
   });
 
@@ -99,7 +101,6 @@ describe("Claude Code argv (background.md#tp-tests: default off, the opt-in's sh
     });
     expect(p.args).toEqual([
       "-p",
-      "do it",
       "--setting-sources",
       "project",
       "--settings",
@@ -107,6 +108,8 @@ describe("Claude Code argv (background.md#tp-tests: default off, the opt-in's sh
       "--allowedTools",
       "Bash(git *)",
       "Read",
+      "--",
+      "do it",
     ]);
     expect(p.toolPolicy).toBeUndefined();
     expect(p.diagnostics.map((d) => d.code)).toEqual(["hand-written-policy"]);
@@ -123,7 +126,6 @@ describe("Claude Code argv (background.md#tp-tests: default off, the opt-in's sh
     });
     expect(p.args).toEqual([
       "-p",
-      "do it",
       "--setting-sources",
       "",
       "--settings",
@@ -139,6 +141,8 @@ describe("Claude Code argv (background.md#tp-tests: default off, the opt-in's sh
       "--tools",
       "Read",
       "Skill",
+      "--",
+      "do it",
     ]);
   });
 
@@ -156,7 +160,6 @@ describe("Claude Code argv (background.md#tp-tests: default off, the opt-in's sh
     );
     expect(p.args).toEqual([
       "-p",
-      "do it",
       "--setting-sources",
       "project",
       "--settings",
@@ -165,6 +168,8 @@ describe("Claude Code argv (background.md#tp-tests: default off, the opt-in's sh
       "Read",
       "--tools",
       "Read",
+      "--",
+      "do it",
     ]);
     expect(p.diagnostics.map((d) => [d.severity, d.code])).toEqual([
       ["info", "agent-mapping-off"],
@@ -176,12 +181,13 @@ describe("Claude Code argv (background.md#tp-tests: default off, the opt-in's sh
     const p = await plan({ adapter: "claude-code", origin: "planned", ambientContext: "all" });
     expect(p.args).toEqual([
       "-p",
-      "do it",
       "--setting-sources",
       "",
       "--strict-mcp-config",
       "--tools",
       "",
+      "--",
+      "do it",
     ]);
   });
 });
@@ -216,6 +222,7 @@ describe("Codex argv (background.md#tp-tests: Codex argv)", () => {
       "gpt-5",
       "-c",
       'model_reasoning_effort="high"',
+      "--",
       "do it",
     ]);
     expect(p.homeOverlay).toEqual(overlay());
@@ -236,6 +243,7 @@ describe("Codex argv (background.md#tp-tests: Codex argv)", () => {
       "sandbox_workspace_write.exclude_slash_tmp=true",
       "-c",
       "sandbox_workspace_write.exclude_tmpdir_env_var=true",
+      "--",
       "do it",
     ]);
   });
@@ -264,6 +272,7 @@ describe("Codex argv (background.md#tp-tests: Codex argv)", () => {
       "project_doc_max_bytes=0",
       "-c",
       "mcp_servers={}",
+      "--",
       "do it",
     ]);
   });
@@ -276,6 +285,7 @@ describe("Codex argv (background.md#tp-tests: Codex argv)", () => {
       "read-only",
       "-c",
       'approval_policy="never"',
+      "--",
       "do it",
     ]);
   });
@@ -295,15 +305,18 @@ describe("Codex argv (background.md#tp-tests: Codex argv)", () => {
 
 describe("the other adapters", () => {
   it.each([
-    ["opencode", "opencode", ["run", "-m", "fake/m", "do", "it"]],
-    ["cursor", "cursor-agent", ["-p", "--model", "fake/m", "do it"]],
-    ["gemini", "gemini", ["-m", "fake/m", "-p", "do it"]],
-    ["qwen", "qwen", ["-m", "fake/m", "-p", "do it"]],
-    ["pi", "pi", ["-p", "--no-context-files", "--model", "fake/m", "do it"]],
-  ] as const)("renders a hand-written %s node as %s %j", async (adapter, file, args) => {
-    const p = await plan({ adapter, model: "fake/m" });
-    expect([p.file, p.args]).toEqual([file, args]);
-  });
+    ["opencode", "opencode", ["run", "-m", "fake/m"], "do it"],
+    ["cursor", "cursor-agent", ["-p", "--model", "fake/m", "do it"], undefined],
+    ["gemini", "gemini", ["-m", "fake/m"], "do it"],
+    ["qwen", "qwen", ["-m", "fake/m"], "do it"],
+    ["pi", "pi", ["-p", "--no-context-files", "--model", "fake/m"], "do it"],
+  ] as const)(
+    "renders a hand-written %s node as %s %j, stdin %j",
+    async (adapter, file, args, stdin) => {
+      const p = await plan({ adapter, model: "fake/m" });
+      expect([p.file, p.args, p.stdin]).toEqual([file, args, stdin]);
+    },
+  );
 
   it.each(["opencode", "pi", "cursor", "gemini", "qwen"] as const)(
     "refuses a planned %s node under the isolation ceiling it cannot render",
@@ -320,7 +333,7 @@ describe("the other adapters", () => {
       { adapter: "gemini", origin: "planned" },
       { run: { acceptLoadedUserConfig: true } },
     );
-    expect(p.args).toEqual(["-p", "do it"]);
+    expect([p.args, p.stdin]).toEqual([[], "do it"]);
   });
 });
 

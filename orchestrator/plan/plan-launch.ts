@@ -145,6 +145,7 @@ export async function planLaunch(
     ambient,
   };
   if (rendered.homeOverlay !== undefined) plan.homeOverlay = rendered.homeOverlay;
+  if (rendered.stdin !== undefined) plan.stdin = rendered.stdin;
   if (toolPolicy !== undefined) plan.toolPolicy = toolPolicy;
   if (parentCheck !== undefined) plan.parentCheck = parentCheck;
   return plan;

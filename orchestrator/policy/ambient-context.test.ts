@@ -62,7 +62,7 @@ describe("a workflow's run block", () => {
     );
     expect([p.ambient, p.args]).toEqual([
       { value: "all", source: "run" },
-      ["-p", "go", "--setting-sources", "user,project"],
+      ["-p", "--setting-sources", "user,project", "--", "go"],
     ]);
   });
 });
@@ -86,7 +86,7 @@ describe("Claude Code translation, hand-written node (the ambient value alone)",
           ? JSON.stringify({ claudeMdExcludes: [join(repo.root, "**")] })
           : arg,
     );
-    expect(p.args).toEqual(["-p", "go", ...settings]);
+    expect(p.args).toEqual(["-p", ...settings, "--", "go"]);
   });
 });
 
@@ -107,13 +107,14 @@ describe("ADR 0002: isolation is a ceiling, ambient_context a request", () => {
           : settings.replace("ROOT", join(repo.root, "**"));
       expect(p.args).toEqual([
         "-p",
-        "go",
         "--setting-sources",
         "",
         ...(expectedSettings === "" ? [] : ["--settings", expectedSettings]),
         "--strict-mcp-config",
         "--tools",
         "",
+        "--",
+        "go",
       ]);
       expect(
         p.diagnostics.filter((d) => d.code === "ambient-cut-by-ceiling").map((d) => d.code),
@@ -144,7 +145,7 @@ describe("ADR 0002: isolation is a ceiling, ambient_context a request", () => {
       { adapter: "claude-code", origin: "planned", ambientContext: "all" },
       { run: { acceptLoadedUserConfig: true } },
     );
-    expect(p.args).toEqual(["-p", "go", "--setting-sources", "user,project", "--tools", ""]);
+    expect(p.args).toEqual(["-p", "--setting-sources", "user,project", "--tools", "", "--", "go"]);
   });
 
   it("merges full access into the same single --settings object as the excludes", async () => {
@@ -171,7 +172,6 @@ describe("ADR 0002: isolation is a ceiling, ambient_context a request", () => {
     expect(p.args.filter((arg) => arg === "--settings")).toHaveLength(1);
     expect(p.args).toEqual([
       "-p",
-      "go",
       "--model",
       "opus",
       "--effort",
@@ -182,6 +182,8 @@ describe("ADR 0002: isolation is a ceiling, ambient_context a request", () => {
       JSON.stringify({ claudeMdExcludes: ["**"], sandbox: { enabled: false } }),
       "--permission-mode",
       "bypassPermissions",
+      "--",
+      "go",
     ]);
   });
 });
@@ -200,10 +202,10 @@ describe("Codex translation", () => {
   ];
   const docsOff = ["-c", "project_doc_max_bytes=0"];
   it.each([
-    ["none", [...base, ...docsOff, "go"], true],
-    ["workspace", [...base, "go"], true],
-    ["operator", [...base, ...docsOff, "go"], false],
-    ["all", [...base, "go"], false],
+    ["none", [...base, ...docsOff, "--", "go"], true],
+    ["workspace", [...base, "--", "go"], true],
+    ["operator", [...base, ...docsOff, "--", "go"], false],
+    ["all", [...base, "--", "go"], false],
   ] as const)("%s renders %j with an overlay: %s", async (value, args, overlaid) => {
     const p = await plan({ adapter: "codex", ambientContext: value });
     expect(p.args).toEqual(args);
@@ -262,8 +264,8 @@ describe("pi translation: its walk off, the engine's files appended root-most fi
       "-p",
       "--no-context-files",
       ...(files.length === 0 ? [] : ["--append-system-prompt", appended]),
-      "go",
     ]);
+    expect(p.stdin).toBe("go");
   });
 });
 

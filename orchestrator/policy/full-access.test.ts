@@ -219,6 +219,7 @@ describe("renderings and refusals", () => {
         "gpt-5",
         "-c",
         'model_reasoning_effort="high"',
+        "--",
         "go",
       ],
     ],
@@ -227,7 +228,6 @@ describe("renderings and refusals", () => {
       { model: "opus", effort: "high" },
       [
         "-p",
-        "go",
         "--model",
         "opus",
         "--effort",
@@ -238,6 +238,8 @@ describe("renderings and refusals", () => {
         '{"sandbox":{"enabled":false}}',
         "--permission-mode",
         "bypassPermissions",
+        "--",
+        "go",
       ],
     ],
     [
@@ -299,6 +301,7 @@ describe("renderings and refusals", () => {
       "gpt-5",
       "-c",
       'model_reasoning_effort="high"',
+      "--",
       "go",
     ]);
   });

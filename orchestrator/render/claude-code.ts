@@ -24,7 +24,7 @@ export function composeSettingSources(
   };
 }
 
-/** Renders a Claude Code launch: `claude -p <prompt> ...`. */
+/** Renders a Claude Code launch: `claude -p ... -- <prompt>` (after `--` a prompt is never a flag). */
 export function renderClaude(input: RenderInput): Rendered {
   const { node, policy } = input;
   const diagnostics: Diagnostic[] = notRendered(input, ["filesystem"]);
@@ -38,7 +38,7 @@ export function renderClaude(input: RenderInput): Rendered {
     ...(ambient.excludes === undefined ? {} : { claudeMdExcludes: ambient.excludes }),
     ...(fullAccess ? { sandbox: { enabled: false } } : {}),
   };
-  const args = ["-p", input.prompt];
+  const args = ["-p"];
   if (node.model !== undefined) args.push("--model", node.model);
   if (node.effort !== undefined) args.push("--effort", node.effort);
   args.push("--setting-sources", sources.join(","));
@@ -52,5 +52,7 @@ export function renderClaude(input: RenderInput): Rendered {
   if (policy.tools !== undefined)
     args.push("--tools", ...(policy.tools.length > 0 ? policy.tools : [""]));
   if (policy.disallowedTools.length > 0) args.push("--disallowedTools", ...policy.disallowedTools);
+  // `--` also ends the list flags' values; measured on 1.0.128, 2.0.77 and 2.1.332.
+  args.push("--", input.prompt);
   return { file: "claude", args, env: {}, diagnostics };
 }

@@ -46,7 +46,7 @@ export const CODEX_WORKSPACE_ONLY = [
   "sandbox_workspace_write.exclude_tmpdir_env_var=true",
 ];
 
-/** Renders a Codex launch: `codex exec ... <prompt>`. */
+/** Renders a Codex launch: `codex exec ... -- <prompt>` (after `--` a prompt is never a flag). */
 export function renderCodex(input: RenderInput): Rendered {
   const { node, policy } = input;
   const diagnostics: Diagnostic[] = notRendered(input, TOOL_FIELDS);
@@ -65,7 +65,8 @@ export function renderCodex(input: RenderInput): Rendered {
     diagnostics.push(ceilingCut(input, "the repository's AGENTS.md files"));
   if (node.model !== undefined) args.push("-m", node.model);
   if (node.effort !== undefined) args.push("-c", `model_reasoning_effort="${node.effort}"`);
-  args.push(input.prompt);
+  // clap reads everything after `--` as the prompt; measured on 0.58.0 and 0.171.0.
+  args.push("--", input.prompt);
   const rendered: Rendered = { file: "codex", args, env: {}, diagnostics };
   if (ambient.homeWithoutInstructions)
     rendered.homeOverlay = {

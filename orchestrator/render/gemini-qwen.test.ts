@@ -18,11 +18,11 @@ function plan(repo: ReturnType<typeof tempWorkspace>, node: Omit<NodeSpec, "id" 
 }
 
 describe("Gemini CLI rendering", () => {
-  it("renders -m and -p, and under workspace a GEMINI_CLI_HOME whose .gemini mirrors the operator's without its context files and tmp", async () => {
+  it("renders -m with the prompt on stdin, and under workspace a GEMINI_CLI_HOME whose .gemini mirrors the operator's without its context files and tmp", async () => {
     const repo = tempWorkspace();
     repo.write("home/.gemini/settings.json", '{"context":{"fileName":["AGENTS.md","GEMINI.md"]}}');
     const p = await plan(repo, { adapter: "gemini", ambientContext: "workspace" });
-    expect([p.file, p.args]).toEqual(["gemini", ["-m", "m", "-p", "do it"]]);
+    expect([p.file, p.args, p.stdin]).toEqual(["gemini", ["-m", "m"], "do it"]);
     expect(p.homeOverlay).toEqual({
       variable: "GEMINI_CLI_HOME",
       source: join(repo.home, ".gemini"),
@@ -35,7 +35,7 @@ describe("Gemini CLI rendering", () => {
     const repo = tempWorkspace();
     const p = await plan(repo, { adapter: "gemini", ambientContext: "all" });
     expect(p.homeOverlay).toBeUndefined();
-    expect(p.args).toEqual(["-m", "m", "-p", "do it"]);
+    expect([p.args, p.stdin]).toEqual([["-m", "m"], "do it"]);
   });
 
   it.each(["none", "operator"] as const)(
@@ -81,7 +81,7 @@ describe("Qwen Code rendering", () => {
   it("renders none with --safe-mode and says what else safe mode turns off", async () => {
     const repo = tempWorkspace();
     const p = await plan(repo, { adapter: "qwen", ambientContext: "none" });
-    expect([p.file, p.args]).toEqual(["qwen", ["-m", "m", "--safe-mode", "-p", "do it"]]);
+    expect([p.file, p.args, p.stdin]).toEqual(["qwen", ["-m", "m", "--safe-mode"], "do it"]);
     expect(p.diagnostics).toContainEqual(
       expect.objectContaining({ severity: "info", code: "qwen-safe-mode" }),
     );
@@ -92,7 +92,7 @@ describe("Qwen Code rendering", () => {
     async (value) => {
       const repo = tempWorkspace();
       const p = await plan(repo, { adapter: "qwen", ambientContext: value });
-      expect(p.args).toEqual(["-m", "m", "-p", "do it"]);
+      expect([p.args, p.stdin]).toEqual([["-m", "m"], "do it"]);
       expect(p.homeOverlay).toBeUndefined();
     },
   );

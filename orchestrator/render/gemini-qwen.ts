@@ -1,4 +1,4 @@
-// Gemini CLI and Qwen Code argv: `-m <model> -p <prompt>`, and each one's ambient_context
+// Gemini CLI and Qwen Code argv: `-m <model>` (the prompt on stdin), and each one's ambient_context
 // mechanism (docs/background.md#ac-translate).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,10 +11,12 @@ function common(input: RenderInput): Rendered["diagnostics"] {
   return notRendered(input, [...TOOL_FIELDS, "effort", "filesystem"]);
 }
 
-function modelAndPrompt(input: RenderInput, before: readonly string[] = []): string[] {
+// The prompt goes on stdin (both run headless when stdin is not a terminal): the value of `-p`
+// could itself start with `-`, and Qwen Code swallows a positional after an array option.
+function modelArgs(input: RenderInput, before: readonly string[] = []): string[] {
   const args: string[] = [];
   if (input.node.model !== undefined) args.push("-m", input.node.model);
-  return [...args, ...before, "-p", input.prompt];
+  return [...args, ...before];
 }
 
 /** The names Gemini CLI reads in `~/.gemini`: GEMINI.md plus any `context.fileName` adds. */
@@ -55,12 +57,13 @@ function geminiWorkspaceOverlay(input: RenderInput): HomeOverlay {
   };
 }
 
-/** Gemini CLI: `gemini -m <model> -p <prompt>`, with the home overlay under `workspace`. */
+/** Gemini CLI: `gemini -m <model>`, the prompt on stdin, with the home overlay under `workspace`. */
 export function renderGemini(input: RenderInput): Rendered {
   const rendered: Rendered = {
     file: "gemini",
-    args: modelAndPrompt(input),
+    args: modelArgs(input),
     env: {},
+    stdin: input.prompt,
     diagnostics: common(input),
   };
   if (input.ambient.value === "workspace") rendered.homeOverlay = geminiWorkspaceOverlay(input);
@@ -68,7 +71,7 @@ export function renderGemini(input: RenderInput): Rendered {
 }
 
 /**
- * Qwen Code: `qwen -m <model> -p <prompt>`; `none` adds `--safe-mode`, its only switch that
+ * Qwen Code: `qwen -m <model>`, the prompt on stdin; `none` adds `--safe-mode`, its only switch that
  * keeps every context file out (QWEN.local.md and rules survive any context.fileName).
  */
 export function renderQwen(input: RenderInput): Rendered {
@@ -84,8 +87,9 @@ export function renderQwen(input: RenderInput): Rendered {
     });
   return {
     file: "qwen",
-    args: modelAndPrompt(input, none ? ["--safe-mode"] : []),
+    args: modelArgs(input, none ? ["--safe-mode"] : []),
     env: {},
+    stdin: input.prompt,
     diagnostics,
   };
 }

@@ -26,8 +26,11 @@ export interface RenderInput {
 /** A renderer's answer: the argv as data, plus what it could not render. */
 export interface Rendered {
   file: string;
+  /** Never a prompt the CLI could read as an option: it follows `--`, or it goes on `stdin`. */
   args: string[];
   env: Record<string, string>;
+  /** The prompt, when the CLI takes it on stdin rather than as an argument. */
+  stdin?: string;
   homeOverlay?: HomeOverlay;
   diagnostics: Diagnostic[];
 }

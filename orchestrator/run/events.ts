@@ -22,6 +22,8 @@ export type RunEvent =
       adapter: string;
       file: string;
       args: string[];
+      /** The prompt, when the CLI takes it on stdin. */
+      stdin?: string;
       access: AccessDecision;
       ambient: AmbientResolution;
     }

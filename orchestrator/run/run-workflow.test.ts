@@ -80,7 +80,6 @@ describe("witness orchestrate run", () => {
         "claude",
         [
           "-p",
-          "scan the repo",
           "--setting-sources",
           "",
           "--strict-mcp-config",
@@ -88,6 +87,8 @@ describe("witness orchestrate run", () => {
           "Bash(git *)",
           "--tools",
           "Bash",
+          "--",
+          "scan the repo",
         ],
         t.repo.root,
       ],
@@ -109,6 +110,7 @@ describe("witness orchestrate run", () => {
           "project_doc_max_bytes=0",
           "-c",
           "mcp_servers={}",
+          "--",
           "fix it",
         ],
         t.repo.root,
@@ -117,11 +119,12 @@ describe("witness orchestrate run", () => {
         "claude",
         [
           "-p",
-          "write the report",
           "--setting-sources",
           "project",
           "--settings",
           expect.any(String) as string,
+          "--",
+          "write the report",
         ],
         t.repo.root,
       ],
@@ -284,7 +287,7 @@ describe("witness orchestrate resume (background.md#tp-resume)", () => {
       expect(t.printed).toEqual(firstScreen);
       const calls = t.fakes.calls();
       const claude = calls.filter((c) => c.bin === "claude");
-      expect(claude.map((c) => c.args.slice(2, 4))).toEqual([
+      expect(claude.map((c) => c.args.slice(1, 3))).toEqual([
         sources,
         sources,
         ["--setting-sources", "project"],

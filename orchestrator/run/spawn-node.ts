@@ -4,7 +4,7 @@ import { join } from "node:path";
 
 import { buildChildEnv } from "../../core/child-env.js";
 import { runProcess } from "../../core/exec.js";
-import { redactArgv } from "../../core/redact.js";
+import { redactArgv, redactText } from "../../core/redact.js";
 import type { LaunchPlan } from "../plan/launch-types.js";
 import type { EventLog } from "./events.js";
 import { materializeHomeOverlay } from "./home-overlay.js";
@@ -52,6 +52,7 @@ export async function spawnNode(plan: LaunchPlan, context: SpawnContext): Promis
     file: plan.file,
     // The log is evidence to read, not a replay: a secret in the argv is redacted.
     args: redactArgv(plan.args),
+    ...(plan.stdin === undefined ? {} : { stdin: redactText(plan.stdin) }),
     access: plan.access,
     ambient: plan.ambient,
   });
@@ -60,6 +61,7 @@ export async function spawnNode(plan: LaunchPlan, context: SpawnContext): Promis
   const result = await runProcess({
     file: plan.file,
     args: plan.args,
+    ...(plan.stdin === undefined ? {} : { input: plan.stdin }),
     env: childEnv,
     cwd: context.cwd,
     ...(context.timeoutMs === undefined ? {} : { timeoutMs: context.timeoutMs }),

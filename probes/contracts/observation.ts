@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { redactArgv, redactEnv, redactStrings } from "../../core/redact.js";
+import { redactArgv, redactEnv, redactStrings, redactText } from "../../core/redact.js";
 
 /** Where a marker was seen. */
 export const markerLocationSchema = z.enum(["system", "messages", "tools", "transcript"]);
@@ -49,6 +49,8 @@ export const isolationSchema = z.enum(["netns", "loopback-config"]);
 export const observationSchema = z.object({
   cli: z.object({ name: z.string(), version: z.string() }),
   argv: z.array(z.string()),
+  /** What the CLI got on stdin, when it was given something (a prompt the orchestrator sends there). */
+  stdin: z.string().optional(),
   /** The child's environment, secrets redacted. */
   env: z.record(z.string(), z.string()),
   cwd: z.string(),
@@ -145,6 +147,7 @@ export function redactObservation(o: Observation): Observation {
   return {
     ...o,
     argv: redactArgv(o.argv),
+    ...(o.stdin === undefined ? {} : { stdin: redactText(o.stdin) }),
     env: redactEnv(o.env),
     toolCalls: redactStrings(o.toolCalls),
     rejectedArgv: redactStrings(o.rejectedArgv),

@@ -29,7 +29,7 @@ describe("a reference-orchestrator node as a probe launch", () => {
         "claude-code",
         cell,
       );
-      expect(planned.args.slice(0, 2)).toEqual(["-p", "go"]);
+      expect([planned.args[0], ...planned.args.slice(-2)]).toEqual(["-p", "--", "go"]);
       expect(planned.args).toContain("--strict-mcp-config");
       expect(planned.args.join(" ")).toContain("--allowedTools Bash");
       // Ancestor CLAUDE.md exclusions are computed from the cell's own workspace, never the operator's.

@@ -7,10 +7,12 @@ import { nodeSpecSchema } from "../../orchestrator/spec/schemas.js";
 import type { Cell } from "../cell/cell.js";
 import type { Launch, ProbeCliName } from "../contracts/probe-spec.js";
 
-/** The rendered launch of a node: arguments after the binary, and the policy's own variables. */
+/** The rendered launch of a node: arguments after the binary, the policy's own variables, stdin. */
 export interface NodeLaunch {
   args: string[];
   env: Record<string, string>;
+  /** The prompt, for a CLI the orchestrator gives it to on stdin. */
+  stdin?: string;
 }
 
 /**
@@ -42,5 +44,5 @@ export async function renderNodeLaunch(
     await materializeHomeOverlay(plan.homeOverlay, target);
     env[plan.homeOverlay.variable] = target;
   }
-  return { args: plan.args, env };
+  return { args: plan.args, env, ...(plan.stdin === undefined ? {} : { stdin: plan.stdin }) };
 }
