@@ -71,7 +71,6 @@ describe("witness orchestrate run under shims", () => {
       cwd: work,
       argv: [
         "-p",
-        'Say "hi" to $USER; then `ls *`',
         "--model",
         "opus",
         "--setting-sources",
@@ -81,6 +80,8 @@ describe("witness orchestrate run under shims", () => {
         "--allowedTools",
         "Bash(git diff *)",
         "Read",
+        "--",
+        'Say "hi" to $USER; then `ls *`',
       ],
     });
     expect(log).toHaveSpawned("codex", {
@@ -98,6 +99,7 @@ describe("witness orchestrate run under shims", () => {
         "sandbox_workspace_write.exclude_tmpdir_env_var=true",
         "-c",
         "project_doc_max_bytes=0",
+        "--",
         "Fix it.",
       ],
     });
