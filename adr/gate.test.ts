@@ -86,6 +86,28 @@ describe("the ADR gate", () => {
     expect(row.evidence[0]?.note).toMatch(/^refuted by docs\/measurements\//);
   });
 
+  it("judges a protocol on its registered CLI version and names other versions that refute it", async () => {
+    await registerAndRun(["A"]);
+    await commit(repo.dir, "record on the registered version");
+    const older = { name: "claude-code" as const, version: "2.1.282" };
+    const refutingOnOlder: ProbeFn = (spec, options) =>
+      seeing(["A", "B"])(spec, options).then((o) => ({ ...o, cli: { ...spec.cli } }));
+    await runProtocols({
+      cwd: repo.dir,
+      all: true,
+      clis: [older],
+      install: noInstall,
+      probe: refutingOnOlder,
+    });
+    await commit(repo.dir, "record on an older version");
+    await put(repo.dir, ADR, adrText("Accepted"));
+    const row = await gate();
+    expect(row.ok).toBe(true);
+    expect(row.evidence[0]?.note).toBe(
+      "confirmed by docs/measurements/0001-demo-claude-code-2.1.332.json; refuted on claude-code 2.1.282",
+    );
+  });
+
   it("fails when the protocol changed since its lock, even with a confirming record", async () => {
     await registerAndRun(["A"]);
     await commit(repo.dir, "record");

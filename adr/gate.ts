@@ -4,6 +4,7 @@ import { basename, join, relative } from "node:path";
 import { DOCS } from "../core/doc-paths.js";
 import { errorMessage } from "../core/error-text.js";
 import { commitThatAdded, hasCommit, isAncestor, missingCommit, repoRoot } from "../core/git.js";
+import { compareVersions } from "../core/version-order.js";
 import { recheckRecord } from "../measurements/recheck.js";
 import type { Verdict } from "../measurements/record.js";
 import { committedLocks } from "../prereg/lock-history.js";
@@ -116,7 +117,26 @@ export async function judgeRecord(
   return { verdict: recheck.verdict, problem: await provenanceProblem(r, check, ctx) };
 }
 
-/** What a required protocol contributes: a confirming, committed record for its current lock. */
+/** `; refuted on claude-code 2.1.285` for the other versions whose records refute the lock. */
+async function refutedElsewhere(
+  others: readonly CommittedRecord[],
+  check: LockCheck,
+  ctx: GateContext,
+): Promise<string> {
+  const versions = new Set<string>();
+  for (const r of others) {
+    if ((await judgeRecord(r, check, ctx)).verdict === "refuted")
+      versions.add(r.record.cli.version);
+  }
+  if (versions.size === 0) return "";
+  const cli = check.loaded.protocol.cli.name;
+  return `; refuted on ${cli} ${[...versions].sort(compareVersions).join(", ")}`;
+}
+
+/**
+ * What a required protocol contributes: a confirming, committed record of its current lock on
+ * the CLI version it was registered for. Records of other versions are named when they refute it.
+ */
 export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidence> {
   const none = { protocol: id, lockHash: null, record: null, ok: false };
   const file = ctx.protocols.find((f) =>
@@ -141,8 +161,14 @@ export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidenc
     (r) => r.record.protocol.id === id && r.record.protocol.canonicalHash === hash,
   );
   const base = { protocol: id, file, lockHash: hash, ok: false };
+  // The protocol's registered CLI version decides; other versions' records are drift to report
+  // (witness drift, witness adr status), not evidence for or against the decision as registered.
+  const registered = check.loaded.protocol.cli.version;
+  const others = matching.filter((r) => r.record.cli.version !== registered);
+  const elsewhere = await refutedElsewhere(others, check, ctx);
   const judged: { r: CommittedRecord; j: RecordJudgement }[] = [];
-  for (const r of matching) judged.push({ r, j: await judgeRecord(r, check, ctx) });
+  for (const r of matching.filter((m) => m.record.cli.version === registered))
+    judged.push({ r, j: await judgeRecord(r, check, ctx) });
   const refuted = judged.find(({ j }) => j.verdict === "refuted");
   if (refuted !== undefined)
     return { ...base, record: refuted.r.path, note: `refuted by ${refuted.r.path}` };
@@ -152,7 +178,7 @@ export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidenc
   ];
   for (const { r, j } of [...judged].reverse()) {
     if (j.verdict === "confirmed" && j.problem === null)
-      return { ...base, record: r.path, ok: true, note: `confirmed by ${r.path}` };
+      return { ...base, record: r.path, ok: true, note: `confirmed by ${r.path}${elsewhere}` };
     if (j.problem !== null) rejected.push(j.problem);
   }
   const found = judged.flatMap(({ j }) => (j.verdict === null ? [] : [j.verdict]));
@@ -161,7 +187,7 @@ export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidenc
     ...(found.length > 0 ? [`found: ${found.join(", ")}`] : []),
     ...(stale > 0 ? [`${stale} record(s) of an earlier version of the protocol do not count`] : []),
   ];
-  const why = `no confirming record for lock ${hash}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
+  const why = `no confirming record of ${check.loaded.protocol.cli.name} ${registered} for lock ${hash}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}${elsewhere}`;
   return { ...base, record: null, note: rejected.length > 0 ? rejected.join("; ") : why };
 }
 
