@@ -38,10 +38,10 @@ export const RECORD_0014 =
   "docs/measurements/0014-gemini-instruction-files-approval-gemini-0.61.0-2.json";
 
 /** Record 0016: the orchestrator's workspace and all nodes on Gemini CLI 0.61.0. */
-export const RECORD_0016 = "docs/measurements/0016-gemini-ambient-context-gemini-0.61.0-2.json";
+export const RECORD_0016 = "docs/measurements/0016-gemini-ambient-context-gemini-0.61.0-3.json";
 
 /** Record 0017: the orchestrator's none and all nodes on Qwen Code 0.24.4. */
-export const RECORD_0017 = "docs/measurements/0017-qwen-ambient-context-qwen-0.24.4-2.json";
+export const RECORD_0017 = "docs/measurements/0017-qwen-ambient-context-qwen-0.24.4-3.json";
 
 const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
 const refused = (why: string): SupportCell => ({ verdict: "refused", why });
