@@ -72,4 +72,24 @@ describe("the observation summary", () => {
       "  timeout: the CLI did not finish in time",
     ]);
   });
+
+  it("shows the transcript's account of a call where it differs, and the transcript's warnings", () => {
+    const call = {
+      ...base.toolCalls[0]!,
+      outcome: "error" as const,
+      transcriptOutcome: "denied" as const,
+    };
+    const text = summarizeObservation({
+      ...base,
+      toolCalls: [call],
+      transcriptWarnings: ['/s.jsonl:4: unknown record type "x" (keys: type)'],
+    });
+    expect(text).toContain(
+      "  Bash toolu_w0_0  error  (transcript: denied)  No such tool available: Bash",
+    );
+    expect(text.split("\n").slice(-2)).toEqual([
+      "transcript warnings:",
+      '  /s.jsonl:4: unknown record type "x" (keys: type)',
+    ]);
+  });
 });

@@ -25,14 +25,21 @@ export function summarizeObservation(o: Observation): string {
   if (o.toolCalls.length > 0) lines.push("tool calls:");
   for (const c of o.toolCalls) {
     const decision = c.permissionDecision === null ? "" : `  decision ${c.permissionDecision}`;
+    // The transcript's own account, shown only when it differs from the wire's.
+    const told =
+      c.transcriptOutcome === undefined || c.transcriptOutcome === c.outcome
+        ? ""
+        : `  (transcript: ${c.transcriptOutcome})`;
     const text = c.resultText.replace(/\s+/g, " ").slice(0, 120);
-    lines.push(`  ${c.name} ${c.id}  ${c.outcome}${decision}  ${text}`);
+    lines.push(`  ${c.name} ${c.id}  ${c.outcome}${told}${decision}  ${text}`);
   }
   lines.push(`tools offered (${o.toolsOffered.length}): ${o.toolsOffered.join(", ") || "-"}`);
   const side = o.sideRequests.map((s) => `${s.method} ${s.path} ${s.status} ×${s.count}`);
   if (side.length > 0) lines.push(`side requests: ${side.join(", ")}`);
   const helpers = o.helperCalls.map((h) => `${h.kind} ×${h.count}`);
   if (helpers.length > 0) lines.push(`helper calls (answered with text): ${helpers.join(", ")}`);
+  const drift = o.transcriptWarnings ?? [];
+  if (drift.length > 0) lines.push("transcript warnings:", ...drift.map((w) => `  ${w}`));
   if (o.faults.length > 0) lines.push("faults:", ...o.faults.map((f) => `  ${f}`));
   return lines.join("\n");
 }
