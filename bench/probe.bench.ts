@@ -35,6 +35,8 @@ const ARGV: Record<ProbeCliName, string[]> = {
   codex: ["exec", "--sandbox", "workspace-write", "go"],
   gemini: ["-m", "witness-fake-model", "--approval-mode", "yolo", "-p", "go"],
   qwen: ["-m", "witness-fake-model", "--approval-mode", "yolo", "-p", "go"],
+  pi: ["-p", "go"],
+  opencode: ["run", "--title", "witness", "go"],
 };
 
 /**

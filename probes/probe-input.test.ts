@@ -43,6 +43,14 @@ describe("probe input from the command line", () => {
     );
   });
 
+  it("puts --stdin beside raw arguments, and refuses it with a node", async () => {
+    const spec = await loadProbeSpec({ cli: "pi@0.73.1", argv: ["-p"], stdin: "@file", cwd });
+    expect(spec.launch).toEqual({ argv: ["-p"], stdin: "@file" });
+    await expect(
+      loadProbeSpec({ cli: "claude-code@2.1.332", node: "node.yaml", stdin: "x", cwd }),
+    ).rejects.toThrow(/--stdin goes with raw arguments/);
+  });
+
   it("wants exactly one of --node and raw arguments", async () => {
     await expect(loadProbeSpec({ cli: "codex@0.171.0", cwd })).rejects.toThrow(
       /arguments after --/,

@@ -20,6 +20,8 @@ export interface ProbeInput {
   acceptLoadedUserConfig?: boolean;
   /** Raw arguments after the binary (after `--`). */
   argv?: readonly string[];
+  /** Text for the CLI's standard input, with raw arguments (a prompt pi or opencode would mangle). */
+  stdin?: string;
   timeoutMs?: number;
   cwd?: string;
 }
@@ -56,9 +58,14 @@ export async function loadProbeSpec(input: ProbeInput): Promise<ProbeSpec> {
       })),
     );
   }
+  if (input.node !== undefined && input.stdin !== undefined) {
+    throw new UsageError(
+      "--stdin goes with raw arguments; a node's rendering decides its own stdin",
+    );
+  }
   const launch =
     input.node === undefined
-      ? { argv: [...argv] }
+      ? { argv: [...argv], ...(input.stdin === undefined ? {} : { stdin: input.stdin }) }
       : {
           node: await readInput(z.record(z.string(), z.unknown()), at(input.node)),
           acceptLoadedUserConfig: input.acceptLoadedUserConfig ?? false,

@@ -139,7 +139,14 @@ export async function runProbe(
     const planned =
       "node" in launchSpec ? await renderNodeLaunch(launchSpec, spec.cli.name, cell) : null;
     const argv = planned ? planned.args : "argv" in launchSpec ? launchSpec.argv : [];
-    const launched = driver.launch({ argv, baseUrl, version: cli.version, cell });
+    const stdin = planned ? planned.stdin : "argv" in launchSpec ? launchSpec.stdin : undefined;
+    const launched = driver.launch({
+      argv,
+      baseUrl,
+      version: cli.version,
+      cell,
+      ...(stdin === undefined ? {} : { stdin }),
+    });
     const args = launched.args;
     // The arm's own changes come last: they may drop a variable the driver sets (IS_SANDBOX).
     const env = applyLaunchEnv(
@@ -149,6 +156,7 @@ export async function runProbe(
       }),
       launchSpec.env,
     );
+    await driver.prepare?.({ cell, env, baseUrl, version: cli.version });
     const launch = slot ? slot.wrap(cli.bin, args) : { file: cli.bin, args };
     startCellFlush(cell);
     const result = await runProcess({
@@ -156,7 +164,7 @@ export async function runProbe(
       args: launch.args,
       env,
       cwd: cell.cwd,
-      ...(planned?.stdin === undefined ? {} : { input: planned.stdin }),
+      ...(launched.stdin === undefined ? {} : { input: launched.stdin }),
       timeoutMs: spec.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
@@ -183,7 +191,7 @@ export async function runProbe(
     const observation = observationSchema.parse({
       cli: { name: spec.cli.name, version: cli.version },
       argv: [cli.bin, ...args],
-      ...(planned?.stdin === undefined ? {} : { stdin: planned.stdin }),
+      ...(launched.stdin === undefined || launched.stdin === "" ? {} : { stdin: launched.stdin }),
       env,
       cwd: cell.cwd,
       isolation: slot ? "netns" : "loopback-config",

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,6 +75,41 @@ describe("the vendor cache", () => {
     expect(lines).toContain("NODE_EXTRA_CA_CERTS=/etc/ssl/proxy-ca.pem");
     expect(lines).toContain("HTTPS_PROXY=http://proxy.invalid:3128");
     expect(lines.filter((l) => /^(NPM_TOKEN|OPENAI_API_KEY)=/.test(l))).toEqual([]);
+  });
+
+  it("runs the version check with its own throwaway HOME, XDG directories and TMPDIR, removed afterwards", async () => {
+    const seen = join(dir, "version.env");
+    const cacheDir = join(dir, "cache");
+    await ensureCli(
+      { name: "opencode", version: "1.18.33" },
+      { cacheDir, env: { ...env, npm_config_witness_fake_version_env: seen } },
+    );
+    const vars = Object.fromEntries(
+      (await readFile(seen, "utf8"))
+        .split("\n")
+        .filter((l) => l.includes("="))
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+    );
+    const home = vars.HOME ?? "";
+    expect(home).toMatch(/witness-version-/);
+    expect(home).not.toBe(dir);
+    for (const name of [
+      "TMPDIR",
+      "XDG_CONFIG_HOME",
+      "XDG_DATA_HOME",
+      "XDG_CACHE_HOME",
+      "XDG_STATE_HOME",
+    ])
+      expect(vars[name], name).toMatch(new RegExp(`^${home}/`));
+    expect(existsSync(home)).toBe(false);
+  });
+
+  it("reads the version from stderr when the CLI prints it there (pi)", async () => {
+    const got = await ensureCli(
+      { name: "pi", version: "0.73.1" },
+      { cacheDir: join(dir, "cache"), env },
+    );
+    expect(got.version).toBe("0.73.1");
   });
 
   it("does not run npm again for a version already in the cache", async () => {

@@ -87,17 +87,29 @@ export function npmEnv(
 }
 
 async function reportVersion(bin: string, cwd: string, parent: VendorCacheOptions["env"]) {
-  // A throwaway HOME: a vendor CLI must never touch the operator's agent configuration.
+  // A throwaway HOME, XDG directories and TMPDIR: even `--version` writes state (opencode makes
+  // its config, data, cache and temp directories), and never in the operator's.
   const home = await mkdtemp(join(tmpdir(), "witness-version-"));
+  const set = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+    TMPDIR: join(home, "tmp"),
+  };
   try {
+    await mkdir(set.TMPDIR);
     const result = await runProcess({
       file: bin,
       args: ["--version"],
-      env: buildChildEnv({ parent: parent ?? process.env, set: { HOME: home } }),
+      env: buildChildEnv({ parent: parent ?? process.env, set }),
       cwd,
       timeoutMs: 30_000,
     });
-    return { result, version: parseReportedVersion(result.stdout) };
+    // pi prints its version on stderr.
+    const version = parseReportedVersion(result.stdout) ?? parseReportedVersion(result.stderr);
+    return { result, version };
   } finally {
     await rm(home, { recursive: true, force: true });
   }

@@ -40,6 +40,22 @@ describe("witness probe and witness vendors, argv to options", () => {
       cwd: "/w",
     });
   });
+
+  it("passes --stdin through with raw arguments", () => {
+    const input = probeInputFromArgs(
+      {
+        cli: "pi@0.73.1",
+        stdin: "-starts with a dash",
+        "accept-loaded-user-config": false,
+        json: false,
+        keep: false,
+        timeout: 5000,
+        "--": ["-p"],
+      },
+      "/w",
+    );
+    expect(input).toMatchObject({ cli: "pi@0.73.1", argv: ["-p"], stdin: "-starts with a dash" });
+  });
 });
 
 describe("the built witness binary", () => {

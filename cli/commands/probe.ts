@@ -9,6 +9,7 @@ export interface ProbeArgs {
   fixture?: string;
   script?: string;
   node?: string;
+  stdin?: string;
   "accept-loaded-user-config": boolean;
   json: boolean;
   keep: boolean;
@@ -23,6 +24,7 @@ export function probeInputFromArgs(args: ProbeArgs, cwd = process.cwd()): ProbeI
     ...(args.fixture === undefined ? {} : { fixture: args.fixture }),
     ...(args.script === undefined ? {} : { script: args.script }),
     ...(args.node === undefined ? {} : { node: args.node }),
+    ...(args.stdin === undefined ? {} : { stdin: args.stdin }),
     acceptLoadedUserConfig: args["accept-loaded-user-config"],
     argv: (args["--"] ?? []).map(String),
     timeoutMs: args.timeout,
@@ -45,6 +47,10 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
       })
       .option("script", { type: "string", describe: "fake model script (YAML/JSON)" })
       .option("node", { type: "string", describe: "reference-orchestrator node file to render" })
+      .option("stdin", {
+        type: "string",
+        describe: "text for the CLI's standard input, e.g. the prompt (with raw arguments)",
+      })
       .option("accept-loaded-user-config", { type: "boolean", default: false })
       .option("json", {
         type: "boolean",

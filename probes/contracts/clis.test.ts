@@ -11,6 +11,11 @@ describe("CLI names and references", () => {
     ["@anthropic-ai/claude-code", "claude-code"],
     ["Codex", "codex"],
     ["@openai/codex", "codex"],
+    ["pi", "pi"],
+    ["pi-coding-agent", "pi"],
+    ["@mariozechner/pi-coding-agent", "pi"],
+    ["opencode", "opencode"],
+    ["opencode-ai", "opencode"],
     ["gpt", null],
   ])("reads %s as %s", (text, name) => {
     expect(canonicalCliName(text)).toBe(name);
@@ -19,6 +24,11 @@ describe("CLI names and references", () => {
   it("parses a name, an alias or a package with an exact version", () => {
     expect(parseCliRef("claude@2.1.282")).toEqual({ name: "claude-code", version: "2.1.282" });
     expect(parseCliRef("@openai/codex@0.156.1")).toEqual({ name: "codex", version: "0.156.1" });
+    expect(parseCliRef("@mariozechner/pi-coding-agent@0.73.1")).toEqual({
+      name: "pi",
+      version: "0.73.1",
+    });
+    expect(parseCliRef("opencode-ai@1.18.33")).toEqual({ name: "opencode", version: "1.18.33" });
   });
 
   it.each([

@@ -33,6 +33,13 @@ export const CLI_CATALOG = {
     bin: "qwen",
     aliases: ["qwen-code", "@qwen-code/qwen-code"],
   },
+  pi: {
+    display: "pi",
+    pkg: "@mariozechner/pi-coding-agent",
+    bin: "pi",
+    aliases: ["pi-coding-agent", "@mariozechner/pi-coding-agent"],
+  },
+  opencode: { display: "opencode", pkg: "opencode-ai", bin: "opencode", aliases: ["opencode-ai"] },
 } as const satisfies Record<string, CliInfo>;
 
 /** A CLI witness can probe. */

@@ -36,6 +36,8 @@ export const launchSchema = z.union([
     // A NUL cannot be passed in an argument: refused here, not by a crash at spawn time.
     argv: z.array(z.string().refine((a) => !a.includes("\0"), "expected an argument without NUL")),
     env: launchEnvSchema.optional(),
+    /** Text for the CLI's standard input, e.g. a prompt (absent: stdin is empty). */
+    stdin: z.string().optional(),
   }),
 ]);
 export type Launch = z.infer<typeof launchSchema>;

@@ -74,8 +74,9 @@ export const claudeCodeDriver: ProbeDriver = {
     "shell" in call
       ? { name: "Bash", input: { command: call.shell, description: "witness probe command" } }
       : { name: call.tool, input: call.input },
-  launch: ({ argv, baseUrl }) => ({
+  launch: ({ argv, baseUrl, stdin }) => ({
     args: [...argv],
+    ...(stdin === undefined ? {} : { stdin }),
     env: {
       ANTHROPIC_BASE_URL: baseUrl,
       ANTHROPIC_API_KEY: DUMMY_KEY,

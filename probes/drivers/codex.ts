@@ -128,8 +128,9 @@ export const codexDriver: ProbeDriver = {
   info: CLI_CATALOG.codex,
   wire: openaiResponses,
   naming,
-  launch: ({ argv, baseUrl, version }) => ({
+  launch: ({ argv, baseUrl, version, stdin }) => ({
     args: codexArgs(argv, baseUrl, version),
+    ...(stdin === undefined ? {} : { stdin }),
     env: { OPENAI_API_KEY: DUMMY_KEY },
   }),
   trustWorkspace,

@@ -20,6 +20,16 @@ export interface DriverLaunch {
   args: string[];
   /** Variables on top of the cell's environment (the endpoint, a dummy key, quiet switches). */
   env: Record<string, string>;
+  /** Text for the CLI's standard input (a prompt some CLIs mangle as an argument); empty when absent. */
+  stdin?: string;
+}
+
+/** What a driver's `prepare` gets: the cell, the child's final environment and the endpoint. */
+export interface PrepareInput {
+  cell: CellPaths;
+  env: Readonly<Record<string, string>>;
+  baseUrl: string;
+  version: string;
 }
 
 /** What the CLI recorded about its own session, as the observer uses it. */
@@ -36,6 +46,8 @@ export interface TranscriptFacts {
   sandboxPolicies: string[];
   /** Per tool call id, the CLI's own permission decision, when it records one. */
   decisions: Map<string, string>;
+  /** Per tool call id, the result as the CLI recorded it (its own error flag), when it does. */
+  results?: Map<string, WireResult>;
   /** Per tool call id, how the transcript says the call ended. */
   outcomes: Map<string, ToolOutcome>;
   /** The last model the session named. */
@@ -98,7 +110,7 @@ export interface ProbeDriver {
   /** How scripted calls are named for this CLI (its shell tool, its own tool names). */
   readonly naming: CallNaming;
   /**
-   * The argv and environment that point version `version` at the fake server at `baseUrl`
+   * The argv, environment and stdin that point version `version` at the fake server at `baseUrl`
    * (`cell` is absent only where no cell exists, e.g. a unit test of the argv). With `prepareCell`
    * it also bounds the CLI's retries, so a scripted 5xx or cut stream ends the spawn in seconds.
    */
@@ -107,6 +119,8 @@ export interface ProbeDriver {
     baseUrl: string;
     version: string;
     cell?: CellPaths;
+    /** The launch's own stdin (a rendered node's prompt, or a probe's `stdin`). */
+    stdin?: string;
   }) => DriverLaunch;
   /** Marks the workspace trusted in the CLI's own configuration (inside the cell), as `version` reads it. */
   readonly trustWorkspace: (cell: CellPaths, version?: string) => Promise<void>;
@@ -121,13 +135,25 @@ export interface ProbeDriver {
    * file, merged under whatever the fixture planted there), before trust is set. Optional.
    */
   prepareCell?: (cell: CellPaths) => Promise<void>;
+  /**
+   * Writes what the CLI needs once the endpoint and the child's environment are known (a provider
+   * configuration naming the port, seeds that stop background installs), just before the spawn.
+   */
+  prepare?: (input: PrepareInput) => Promise<void>;
   /** Finds and reads the session the CLI wrote, where the child's environment points it. */
   readTranscript: (
     env: Readonly<Record<string, string>>,
     hints: TranscriptHints,
   ) => Promise<TranscriptFacts>;
-  /** How a tool call ended, from the result the CLI sent back and its recorded decision. */
-  outcome: (result: WireResult | null, decision: string | null) => ToolOutcome;
+  /**
+   * How a tool call ended, from the result the CLI sent back, its recorded decision and the
+   * result as its own session recorded it (`recorded`, when `readTranscript` gives one).
+   */
+  outcome: (
+    result: WireResult | null,
+    decision: string | null,
+    recorded?: WireResult | null,
+  ) => ToolOutcome;
   /** Instruction files the CLI is known to read (documentation; fixtures choose their own). */
   readonly instructionFiles: readonly InstructionFile[];
 }

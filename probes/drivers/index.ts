@@ -4,6 +4,8 @@ import { claudeCodeDriver } from "./claude-code.js";
 import { codexDriver } from "./codex.js";
 import type { ProbeDriver } from "./driver.js";
 import { geminiDriver } from "./gemini.js";
+import { opencodeDriver } from "./opencode.js";
+import { piDriver } from "./pi.js";
 import { qwenDriver } from "./qwen.js";
 
 const DRIVERS: Readonly<Record<ProbeCliName, ProbeDriver>> = {
@@ -11,6 +13,8 @@ const DRIVERS: Readonly<Record<ProbeCliName, ProbeDriver>> = {
   codex: codexDriver,
   gemini: geminiDriver,
   qwen: qwenDriver,
+  pi: piDriver,
+  opencode: opencodeDriver,
 };
 
 /** The driver of a CLI witness supports. */

@@ -61,7 +61,7 @@ describe("the Qwen Code driver", () => {
         }).then((r) => r.json());
       await post(`${QWEN_MEMORY_EXTRACTION.systemPrefix} for an AI coding assistant.`);
       await post("You are Qwen Code.");
-      expect(server.requests.map((r) => r.answer)).toEqual(["side:memory-extraction", "turn:0"]);
+      expect(server.requests.map((r) => r.answer)).toEqual(["helper:memory-extraction", "turn:0"]);
       expect(server.requests[1]?.issued?.[0]).toMatchObject({
         name: "run_shell_command",
         input: { command: "touch /x" },

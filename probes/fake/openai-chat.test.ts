@@ -172,7 +172,7 @@ describe("the fake Chat Completions server, read by the openai client library", 
       .finalContent();
     expect(title).toBe(OPENCODE_TITLE.text);
     const captured = requests()[0];
-    expect(captured?.answer).toBe("side:title");
+    expect(captured?.answer).toBe("helper:title");
     expect(captured && openaiChat.isAgentRequest(captured)).toBe(false);
     // Without the side request declared, the same call would take turn 0.
     await server?.close();
@@ -185,6 +185,31 @@ describe("the fake Chat Completions server, read by the openai client library", 
       })
       .finalChatCompletion();
     expect(requests()[0]?.answer).toBe("turn:0");
+  });
+
+  it("answers a driver's helper call with its text and kind, using no turn", async () => {
+    server = await startFakeServer(
+      openaiChat.responder(
+        scriptSchema.parse({ turns: [{ calls: [{ shell: "true" }] }] }),
+        naming,
+        (body) =>
+          JSON.stringify(body).includes("memory extraction")
+            ? { kind: "memory", text: "nothing" }
+            : null,
+      ),
+    );
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "k", maxRetries: 0 });
+    const reply = await client.chat.completions
+      .stream({
+        model: "m",
+        messages: [{ role: "system", content: "You are the memory extraction agent" }, user],
+        tools,
+      })
+      .finalContent();
+    expect(reply).toBe("nothing");
+    const captured = requests()[0];
+    expect(captured?.answer).toBe("helper:memory");
+    expect(captured && openaiChat.isAgentRequest(captured)).toBe(false);
   });
 
   it("answers a path other than /v1/chat/completions with 404", async () => {

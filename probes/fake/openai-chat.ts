@@ -6,6 +6,9 @@ import type { CapturedRequest, IssuedCall, Reply } from "./server.js";
 import {
   type BodySections,
   type CallNaming,
+  HELPER_ANSWER,
+  type HelperRecognizer,
+  isHelperAnswer,
   list,
   record,
   resultText,
@@ -16,9 +19,12 @@ import {
 const ROUTE = "/v1/chat/completions";
 const SYSTEM_ROLES = new Set(["system", "developer"]);
 
-/** A request that is not an agent turn, known by how its system prompt starts, and its answer. */
+/**
+ * A request that is not an agent turn, known by how its system prompt starts, and its answer:
+ * answered like a driver's helper call (recorded as `helper:<name>`, never a scripted turn).
+ */
 export interface SideRequest {
-  /** A short name, recorded as the answer `side:<name>`. */
+  /** A short name, recorded as the answer `helper:<name>`. */
   name: string;
   /** The start of the system prompt that marks it. */
   systemPrefix: string;
@@ -158,7 +164,10 @@ export interface OpenaiChatOptions {
   sideRequests?: readonly SideRequest[];
 }
 
-/** A Chat Completions fake that recognises `sideRequests` (answered with text, no turn used). */
+/**
+ * A Chat Completions fake that recognises `sideRequests` (answered with text, no turn used), as
+ * it does a driver's own helper calls.
+ */
 export function createOpenaiChat(options: OpenaiChatOptions = {}): WireProtocol {
   const sides = options.sideRequests ?? [];
   const sideOf = (body: unknown): SideRequest | undefined => {
@@ -166,7 +175,7 @@ export function createOpenaiChat(options: OpenaiChatOptions = {}): WireProtocol 
     return sides.find((s) => texts.some((t) => t.trimStart().startsWith(s.systemPrefix)));
   };
 
-  function responder(script: Script, naming: CallNaming) {
+  function responder(script: Script, naming: CallNaming, helpers?: HelperRecognizer) {
     let replies = 0;
     return (path: string, body: unknown): Reply => {
       if (path.split("?")[0] !== ROUTE) {
@@ -183,8 +192,11 @@ export function createOpenaiChat(options: OpenaiChatOptions = {}): WireProtocol 
           ? { kind: "sse", chunks: streamChunks(id, model, reply), answer, issued }
           : { kind: "json", status: 200, body: completionBody(id, model, reply), answer, issued };
       };
-      const side = sideOf(body);
-      if (side !== undefined) return send({ text: side.text }, `side:${side.name}`);
+      const declared = sideOf(body);
+      const helper =
+        helpers?.(body) ??
+        (declared === undefined ? null : { kind: declared.name, text: declared.text });
+      if (helper !== null) return send({ text: helper.text }, `${HELPER_ANSWER}${helper.kind}`);
       const t = chatTurnIndex(body);
       const turn = script.turns[t];
       if (turn !== undefined && "fault" in turn) return faultReply(turn.fault, id, model);
@@ -202,7 +214,8 @@ export function createOpenaiChat(options: OpenaiChatOptions = {}): WireProtocol 
   return {
     name: "openai-chat",
     responder,
-    isAgentRequest: (r) => r.path.split("?")[0] === ROUTE && sideOf(r.body) === undefined,
+    isAgentRequest: (r) =>
+      r.path.split("?")[0] === ROUTE && !isHelperAnswer(r.answer) && sideOf(r.body) === undefined,
     sections,
     offeredTools,
     findResult,

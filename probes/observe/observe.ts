@@ -196,12 +196,14 @@ export function observe(
     toolCalls: issuedCalls(requests).map((call) => {
       const result = driver.wire.findResult(requests, call.id);
       const decision = transcript.decisions.get(call.id) ?? null;
+      // A call the CLI stopped at (opencode's auto-rejected ask) has only its session's record.
+      const recorded = transcript.results?.get(call.id) ?? null;
       return {
         id: call.id,
         name: call.name,
         input: call.input,
-        outcome: driver.outcome(result, decision),
-        resultText: result?.text ?? "",
+        outcome: driver.outcome(result, decision, recorded),
+        resultText: result?.text ?? recorded?.text ?? "",
         permissionDecision: decision,
         ...(places.has(call.id) ? { call: places.get(call.id) } : {}),
         ...transcriptOutcome(transcript, call.id),

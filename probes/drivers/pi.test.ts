@@ -1,0 +1,105 @@
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterEach, describe, expect, it } from "vitest";
+
+import { FIXTURES_DIR } from "../../test/support/recorded-transcripts.js";
+import { PI_MODEL, PI_PROVIDER, piDriver } from "./pi.js";
+
+let dir: string | null = null;
+afterEach(async () => {
+  if (dir !== null) await rm(dir, { recursive: true, force: true });
+  dir = null;
+});
+async function cell() {
+  dir = await mkdtemp(join(tmpdir(), "witness-pi-driver-"));
+  const home = join(dir, "home");
+  return { root: dir, home, workspace: join(dir, "ws"), codexHome: join(home, ".codex") };
+}
+
+describe("the pi driver", () => {
+  it("points pi's default provider at the fake in models.json and settings.json, keeping the fixture's own keys", async () => {
+    const c = await cell();
+    const agent = join(c.home, ".pi", "agent");
+    await mkdir(agent, { recursive: true });
+    await writeFile(
+      join(agent, "settings.json"),
+      JSON.stringify({ theme: "dark", defaultModel: "x" }),
+    );
+    await piDriver.prepare?.({
+      cell: c,
+      env: { HOME: c.home },
+      baseUrl: "http://127.0.0.1:9",
+      version: "0.73.1",
+    });
+    const models = JSON.parse(await readFile(join(agent, "models.json"), "utf8")) as {
+      providers: Record<string, { baseUrl: string; api: string }>;
+    };
+    expect(models.providers[PI_PROVIDER]).toMatchObject({
+      baseUrl: "http://127.0.0.1:9/v1",
+      api: "openai-completions",
+    });
+    expect(JSON.parse(await readFile(join(agent, "settings.json"), "utf8"))).toEqual({
+      theme: "dark",
+      defaultProvider: PI_PROVIDER,
+      defaultModel: PI_MODEL,
+    });
+  });
+
+  it("writes into PI_CODING_AGENT_DIR when the launch sets it", async () => {
+    const c = await cell();
+    const agent = join(c.root, "elsewhere");
+    await piDriver.prepare?.({
+      cell: c,
+      env: { HOME: c.home, PI_CODING_AGENT_DIR: agent },
+      baseUrl: "http://h",
+      version: "0",
+    });
+    expect(await readFile(join(agent, "models.json"), "utf8")).toContain("http://h/v1");
+  });
+
+  it("passes argv and stdin through and adds the quiet switches", () => {
+    const launched = piDriver.launch({
+      argv: ["-p", "--no-skills"],
+      baseUrl: "http://h",
+      version: "0",
+      stdin: "-x",
+    });
+    expect(launched).toEqual({
+      args: ["-p", "--no-skills"],
+      env: { PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" },
+      stdin: "-x",
+    });
+  });
+
+  it("reads the outcome of each call from the recorded session: ran, error (exit 3), no-such-tool", async () => {
+    const c = await cell();
+    const target = join(c.home, ".pi", "agent", "sessions", "--ws--");
+    await mkdir(target, { recursive: true });
+    await copyFile(join(FIXTURES_DIR, "pi-0.73.1-tools", "session.jsonl"), join(target, "s.jsonl"));
+    const facts = await piDriver.readTranscript(
+      { HOME: c.home },
+      { markers: [], stdout: "", stderr: "" },
+    );
+    const outcomes = ["call_w0_0", "call_w0_1", "call_w0_2", "call_w0_3"].map((id) => {
+      const recorded = facts.results?.get(id) ?? null;
+      return piDriver.outcome(
+        recorded === null ? null : { isError: false, text: recorded.text },
+        null,
+        recorded,
+      );
+    });
+    expect(outcomes).toEqual(["ran", "ran", "error", "no-such-tool"]);
+  });
+
+  it.each([
+    [null, null, "unknown"],
+    [{ isError: false, text: "Tool bash not found" }, null, "no-such-tool"],
+    [{ isError: false, text: "out\n\nCommand exited with code 2" }, null, "error"],
+    [{ isError: false, text: "(no output)" }, null, "ran"],
+    [null, { isError: true, text: "EEXIST: file already exists" }, "error"],
+  ] as const)("without a session record, reads %j / %j as %s", (result, recorded, outcome) => {
+    expect(piDriver.outcome(result, null, recorded)).toBe(outcome);
+  });
+});

@@ -1,0 +1,142 @@
+// The pi driver: Chat Completions on the wire, a provider in the agent directory's models.json
+// (made the default in its settings.json), no approval layer, session JSONL.
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+import { driftWarnings } from "../../transcripts/drift.js";
+import { newestPiSession, piAgentDir, readPiSession } from "../../transcripts/pi-session.js";
+import { CLI_CATALOG } from "../contracts/clis.js";
+import type { ToolOutcome } from "../contracts/observation.js";
+import { openaiChat } from "../fake/openai-chat.js";
+import type { WireResult } from "../fake/wire.js";
+import {
+  noTranscript,
+  type PrepareInput,
+  type ProbeDriver,
+  type TranscriptFacts,
+  type TranscriptHints,
+} from "./driver.js";
+import { DUMMY_KEY } from "./shared.js";
+
+/** The provider and model the cell's pi is pointed at. */
+export const PI_PROVIDER = "witness";
+export const PI_MODEL = "fake-model";
+
+// pi answers a call to a tool it does not offer with `Tool <name> not found`.
+const NOT_FOUND = /^Tool \S+ not found/;
+
+async function readJson(file: string): Promise<Record<string, unknown>> {
+  try {
+    const value: unknown = JSON.parse(await readFile(file, "utf8"));
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Adds the fake provider to `<agent dir>/models.json` and makes it the default in its
+ * settings.json, keeping whatever the fixture wrote there; a launch then needs no `--model`.
+ */
+async function prepare({ cell, env, baseUrl }: PrepareInput): Promise<void> {
+  const dir = piAgentDir(env) ?? join(cell.home, ".pi", "agent");
+  await mkdir(dir, { recursive: true });
+  const modelsFile = join(dir, "models.json");
+  const models = await readJson(modelsFile);
+  const provider = {
+    baseUrl: `${baseUrl}/v1`,
+    api: "openai-completions",
+    apiKey: DUMMY_KEY,
+    models: [{ id: PI_MODEL }],
+  };
+  const providers = { ...(models.providers as object | undefined), [PI_PROVIDER]: provider };
+  await writeFile(modelsFile, JSON.stringify({ ...models, providers }, null, 2));
+  const settingsFile = join(dir, "settings.json");
+  const settings = await readJson(settingsFile);
+  const defaults = { defaultProvider: PI_PROVIDER, defaultModel: PI_MODEL };
+  await writeFile(settingsFile, JSON.stringify({ ...settings, ...defaults }, null, 2));
+}
+
+/** How pi's session says a call ended: pi has no approval layer, so ran, failed or not there. */
+export function piRecordedOutcome(result: WireResult): ToolOutcome {
+  if (NOT_FOUND.test(result.text)) return "no-such-tool";
+  return result.isError ? "error" : "ran";
+}
+
+async function readTranscript(
+  env: Readonly<Record<string, string>>,
+  hints: TranscriptHints,
+): Promise<TranscriptFacts> {
+  const dir = piAgentDir(env);
+  const path = dir === null ? null : await newestPiSession(dir);
+  if (path === null) return noTranscript();
+  const session = await readPiSession(path, { markers: hints.markers });
+  const results = new Map<string, WireResult>();
+  const outcomes = new Map<string, ToolOutcome>();
+  for (const r of session.toolResults) {
+    const result = { isError: r.isError, text: r.text };
+    results.set(r.toolCallId, result);
+    outcomes.set(r.toolCallId, piRecordedOutcome(result));
+  }
+  const model = session.models.at(-1);
+  return {
+    ...noTranscript(),
+    path,
+    markersSeen: new Set(session.markersSeen),
+    results,
+    outcomes,
+    model: model === undefined ? null : `${model.provider}/${model.modelId}`,
+    finalText: session.finalText,
+    warnings: driftWarnings(path, session.drift),
+  };
+}
+
+/** pi (@mariozechner/pi-coding-agent), as the probe cell runs it. */
+export const piDriver: ProbeDriver = {
+  name: "pi",
+  info: CLI_CATALOG.pi,
+  wire: openaiChat,
+  naming: (call) =>
+    "shell" in call
+      ? { name: "bash", input: { command: call.shell } }
+      : { name: call.tool, input: call.input },
+  launch: ({ argv, stdin }) => ({
+    args: [...argv],
+    // No version check, no telemetry, no package lookups at start-up.
+    env: { PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" },
+    ...(stdin === undefined ? {} : { stdin }),
+  }),
+  prepare,
+  // pi has no notion of a trusted folder.
+  trustWorkspace: () => Promise.resolve(),
+  readTranscript,
+  // pi has no approval layer: a call that was offered either ran or failed.
+  outcome(result, _decision, recorded) {
+    if (recorded != null) return piRecordedOutcome(recorded);
+    if (result === null) return "unknown";
+    if (NOT_FOUND.test(result.text)) return "no-such-tool";
+    return /Command exited with code [1-9]/.test(result.text) ? "error" : "ran";
+  },
+  instructionFiles: [
+    { at: "home", path: ".pi/agent/AGENTS.md", when: "always (or its CLAUDE.md)" },
+    {
+      at: "workspace",
+      path: "AGENTS.md",
+      when: "each directory from the cwd up to /, the first of AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD",
+    },
+    { at: "workspace", path: "CLAUDE.md", when: "when its directory has no AGENTS.md" },
+    { at: "parent", path: "AGENTS.md", when: "the walk ignores the git root" },
+    { at: "grandparent", path: "CLAUDE.md", when: "the walk ignores the git root" },
+    {
+      at: "workspace",
+      path: ".pi/SYSTEM.md",
+      when: "replaces the system prompt, even under --no-context-files",
+    },
+    {
+      at: "workspace",
+      path: ".pi/APPEND_SYSTEM.md",
+      when: "appended unless --append-system-prompt is given",
+    },
+    { at: "home", path: ".pi/agent/skills/*/SKILL.md", when: "descriptions, unless --no-skills" },
+  ],
+};
