@@ -12,7 +12,7 @@ import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { marker, observation, protocolText } from "../test/support/observations.js";
 import { tempDir } from "../test/support/temp-dir.js";
-import { commit, put, tempGitRepo, witness } from "../test/support/witness-repo.js";
+import { commit, put, putAdr, tempGitRepo, witness } from "../test/support/witness-repo.js";
 import { gateAdrs } from "./gate.js";
 
 const REL = "docs/prereg/0001-demo.yaml";
@@ -90,6 +90,7 @@ async function gateRow() {
 
 beforeEach(async () => {
   repo = await tempGitRepo();
+  await putAdr(repo.dir);
   scratch = await tempDir("witness-forgery-");
   await put(repo.dir, ADR, "# 0001 — Demo\n\nStatus: Accepted\nRequires: 0001\n");
   await register(REL, protocolText());

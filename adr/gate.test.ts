@@ -10,7 +10,7 @@ import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
-import { commit, git, put, tempGitRepo, witness } from "../test/support/witness-repo.js";
+import { commit, git, put, putAdr, tempGitRepo, witness } from "../test/support/witness-repo.js";
 import { gateAdrs } from "./gate.js";
 import { promoteAdr } from "./promote.js";
 
@@ -54,6 +54,7 @@ async function gate() {
 
 beforeEach(async () => {
   repo = await tempGitRepo();
+  await putAdr(repo.dir);
 });
 afterEach(() => repo.cleanup());
 

@@ -9,7 +9,7 @@ import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { marker, observation, protocolText } from "../test/support/observations.js";
-import { commit, put, tempGitRepo } from "../test/support/witness-repo.js";
+import { commit, put, putAdr, tempGitRepo } from "../test/support/witness-repo.js";
 import { bisect } from "./bisect.js";
 
 const REL = "docs/prereg/0001-demo.yaml";
@@ -26,6 +26,7 @@ const PUBLISHED = [
 let repo: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
   repo = await tempGitRepo();
+  await putAdr(repo.dir);
   await put(repo.dir, REL, protocolText());
   await commit(repo.dir, "register 0001");
   await lockProtocol(REL, { cwd: repo.dir });

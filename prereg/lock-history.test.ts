@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sha256 } from "../core/canonical.js";
 import { RefusalError } from "../core/errors.js";
 import { protocolText } from "../test/support/observations.js";
-import { commit, put, tempGitRepo, witness } from "../test/support/witness-repo.js";
+import { commit, put, putAdr, tempGitRepo, witness } from "../test/support/witness-repo.js";
 import { loadProtocol } from "./load.js";
 import { type Lock, lockProtocol } from "./lock.js";
 import { verifyProtocols } from "./verify.js";
@@ -19,6 +19,7 @@ let file = "";
 
 beforeEach(async () => {
   repo = await tempGitRepo();
+  await putAdr(repo.dir);
   file = await put(repo.dir, REL, protocolText());
   await commit(repo.dir, "register");
   await lockProtocol(REL, { cwd: repo.dir });

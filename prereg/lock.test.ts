@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { RefusalError, UsageError } from "../core/errors.js";
 import { protocolText } from "../test/support/observations.js";
-import { commit, git, put, tempGitRepo } from "../test/support/witness-repo.js";
+import { commit, git, put, putAdr, tempGitRepo } from "../test/support/witness-repo.js";
 import { amendmentSchema, lockProtocol, readLock } from "./lock.js";
 import { verifyProtocols } from "./verify.js";
 
@@ -15,6 +15,7 @@ let file = "";
 
 beforeEach(async () => {
   repo = await tempGitRepo();
+  await putAdr(repo.dir);
   file = await put(repo.dir, REL, protocolText());
 });
 afterEach(() => repo.cleanup());

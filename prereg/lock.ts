@@ -5,12 +5,13 @@ import { z } from "zod";
 
 import { writeFileAtomic } from "../core/atomic.js";
 import { amendmentsPathOf, DOCS, lockPathOf } from "../core/doc-paths.js";
-import { RefusalError, UsageError } from "../core/errors.js";
+import { InputError, RefusalError, UsageError } from "../core/errors.js";
 import { hasErrno } from "../core/fs-errors.js";
 import { isCommittedAndClean, lastCommitOf, repoRoot } from "../core/git.js";
 import { parseDocument, parseWith, unreadableFile } from "../core/read-input.js";
 import { type LoadedProtocol, loadProtocol } from "./load.js";
 import { committedLocks } from "./lock-history.js";
+import { lockTimeIssues } from "./lock-rules.js";
 
 /** A protocol's lock (`NNNN-slug.lock.json`): what was registered, and in which commit. */
 export const lockSchema = z.strictObject({
@@ -78,6 +79,11 @@ export interface LockOptions {
   now?: () => Date;
   /** Where records live, to say in an amendment whether any existed (default docs/measurements). */
   recordsDir?: string;
+  /**
+   * Records of the protocol written anywhere else (another `--out`, another clone), given every
+   * canonical hash the protocol was ever locked at: the run ledger's answer (measurements/).
+   */
+  recordsElsewhere?: (protocol: string, hashes: readonly string[]) => Promise<string[]>;
 }
 
 /** Locks a committed, unchanged protocol; changing a locked one needs `amend`. */
@@ -110,8 +116,15 @@ export async function lockProtocol(
   };
   // A lock file deleted from the working tree still has its committed history: relocking from
   // scratch must not skip the amendment a change needs.
-  const previous = (await readLock(abs)) ?? (await committedLocks(abs, root)).at(-1)?.lock ?? null;
+  const history = await committedLocks(abs, root);
+  const previous = (await readLock(abs)) ?? history.at(-1)?.lock ?? null;
   let action: LockAction = "locked";
+  // What is newly registered must be a real pre-registration; an unchanged one was judged already.
+  const registering =
+    previous === null || previous.canonicalHash !== loaded.canonicalHash
+      ? await lockTimeIssues(loaded.protocol, root)
+      : [];
+  if (registering.length > 0) throw new InputError(file, registering);
   if (previous === null) {
     if (options.amend !== undefined)
       throw new UsageError(`${file}: not locked yet, nothing to amend`);
@@ -127,10 +140,15 @@ export async function lockProtocol(
         `${file}: changed since its lock (locked ${previous.canonicalHash}, now ${loaded.canonicalHash}); relock with --amend "<reason>"`,
       );
     }
-    const records = await recordsOf(
-      loaded.protocol,
-      options.recordsDir ?? join(root, DOCS.measurements),
-    );
+    const hashes = [
+      ...new Set([previous.canonicalHash, ...history.map((v) => v.lock.canonicalHash)]),
+    ];
+    const records = [
+      ...new Set([
+        ...(await recordsOf(loaded.protocol, options.recordsDir ?? join(root, DOCS.measurements))),
+        ...((await options.recordsElsewhere?.(loaded.protocol.id, hashes)) ?? []),
+      ]),
+    ];
     const amendment: Amendment = {
       at: now,
       reason: options.amend,

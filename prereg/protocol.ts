@@ -42,6 +42,18 @@ export const protocolSchema = z
     basis: z.array(z.string().min(1)).default([]),
     /** A pilot run before registration, if any, and what it was for. */
     pilot: z.string().min(1).optional(),
+    /**
+     * Why no arm has a positive control (a predicate that only a working cell can pass), e.g.
+     * `none — the claim is that nothing is loaded, and protocol 0001 shows the same cell loads it`.
+     * Checked at lock time; absent, the lock needs an arm with a positive predicate.
+     */
+    positiveControl: z
+      .string()
+      .regex(
+        /^none\s*[—–:-]+\s*\S.{9,}/su,
+        'expected "none — <why this protocol needs no positive control>" (ten characters of reason at least)',
+      )
+      .optional(),
     cli: cliRefSchema,
     spawns: z.number().int().min(1).max(MAX_SPAWNS).default(3),
     arms: z

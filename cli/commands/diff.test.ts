@@ -5,11 +5,12 @@ import { lockProtocol } from "../../prereg/lock.js";
 import { plantedMarkerNames } from "../../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../../probes/contracts/probe-spec.js";
 import { marker, noInstall, observation, protocolText } from "../../test/support/observations.js";
-import { commit, put, tempGitRepo, witness } from "../../test/support/witness-repo.js";
+import { commit, put, putAdr, tempGitRepo, witness } from "../../test/support/witness-repo.js";
 
 let repo: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
   repo = await tempGitRepo();
+  await putAdr(repo.dir);
   await put(repo.dir, "docs/prereg/0001-demo.yaml", protocolText());
   await commit(repo.dir, "register");
   await lockProtocol("docs/prereg/0001-demo.yaml", { cwd: repo.dir });

@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { protocolText } from "../../test/support/observations.js";
 import {
   commit,
   put,
+  putAdr,
   tempGitRepo,
   witness,
   WITNESS_ROOT,
@@ -17,6 +18,7 @@ import {
 let repo: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
   repo = await tempGitRepo();
+  await putAdr(repo.dir);
   await put(repo.dir, "docs/prereg/0001-demo.yaml", protocolText());
   await commit(repo.dir, "register");
 });
@@ -109,6 +111,23 @@ describe("witness prereg (built CLI)", () => {
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain("commit the protocol first");
     await commit(repo.dir, "register 0002");
+    // The untouched template is no pre-registration: its TODOs and its missing ADR are named.
+    const template = await witness(
+      repo.dir,
+      "prereg",
+      "lock",
+      "docs/prereg/0002-second-question.yaml",
+    );
+    expect(template.exitCode).toBe(2);
+    for (const field of ["title", "hypothesis", "basis.0", "arms.0.description"])
+      expect(template.stderr).toContain(
+        `0002-second-question.yaml: ${field}: still the template's placeholder`,
+      );
+    expect(template.stderr).toContain("adr: no ADR 0003 in docs/adr");
+    const path = join(repo.dir, "docs/prereg/0002-second-question.yaml");
+    await writeFile(path, (await readFile(path, "utf8")).replaceAll("TODO ", "Really "));
+    await putAdr(repo.dir, "0003");
+    await commit(repo.dir, "write the protocol and its ADR");
     for (const file of ["docs/prereg/0001-demo.yaml", "docs/prereg/0002-second-question.yaml"]) {
       const locked = await witness(repo.dir, "prereg", "lock", file);
       expect(locked.exitCode).toBe(0);

@@ -66,3 +66,8 @@ export async function commit(dir: string, message: string, ...paths: string[]): 
   await git(dir, "commit", "-q", "-m", message);
   return git(dir, "rev-parse", "HEAD");
 }
+
+/** Writes `docs/adr/<id>-demo.md` (Proposed, requiring nothing): the ADR a test protocol gates must exist to be locked. */
+export function putAdr(dir: string, id = "0001"): Promise<string> {
+  return put(dir, `docs/adr/${id}-demo.md`, `# ${id} Demo\n\nStatus: Proposed\nRequires: none\n`);
+}
