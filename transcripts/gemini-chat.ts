@@ -7,6 +7,10 @@ import { z } from "zod";
 import { type Drift, DriftLog, keysOf } from "./drift.js";
 import { MarkerSearch, streamJsonl, tally } from "./jsonl-stream.js";
 
+/** Gemini CLI's own refusals: its policy engine, its workspace boundary, plan mode's plans directory. */
+export const GEMINI_DENIED =
+  /denied by policy|Path not in workspace|Access denied|requires (user )?approval/i;
+
 /** A message line: a user turn, a model (`gemini`) turn, or an info/error note. */
 const messageSchema = z.looseObject({
   id: z.string(),
@@ -38,6 +42,8 @@ const headerSchema = z.looseObject({
 export interface GeminiToolCall {
   /** The CLI's own id (it may prefix the model's id with `<tool>__`). */
   id: string;
+  /** Line of the message record (or `$set` patch) that last wrote the call. */
+  line: number;
   name: string;
   args: unknown;
   /** `success` or `error` (a shell command that exits non-zero is still `success`). */
@@ -79,6 +85,7 @@ export async function readGeminiChat(
 ): Promise<GeminiChat> {
   const counts: Record<string, number> = {};
   const messages = new Map<string, z.infer<typeof messageSchema>>();
+  const lines = new Map<string, number>();
   const drift = new DriftLog();
   const search = new MarkerSearch(options.markers ?? []);
   let sessionId: string | null = null;
@@ -101,6 +108,7 @@ export async function readGeminiChat(
         const message = parsed.data as z.infer<typeof messageSchema>;
         tally(counts, `message:${message.type}`);
         messages.set(message.id, message);
+        lines.set(message.id, line);
         return;
       }
       tally(counts, kind);
@@ -110,8 +118,10 @@ export async function readGeminiChat(
         messages.clear();
         for (const raw of set.messages as unknown[]) {
           const message = messageSchema.safeParse(raw);
-          if (message.success) messages.set(message.data.id, message.data);
-          else drift.note(line, "missing-field", "patch", "a message without an id and a type");
+          if (message.success) {
+            messages.set(message.data.id, message.data);
+            lines.set(message.data.id, line);
+          } else drift.note(line, "missing-field", "patch", "a message without an id and a type");
         }
       }
     },
@@ -125,6 +135,7 @@ export async function readGeminiChat(
     toolCalls: all.flatMap((m) =>
       (m.toolCalls ?? []).map((c) => ({
         id: c.id,
+        line: lines.get(m.id) ?? 0,
         name: c.name,
         args: c.args ?? null,
         status: c.status ?? null,

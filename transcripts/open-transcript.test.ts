@@ -59,6 +59,67 @@ describe("openTranscript on the recorded fixtures", () => {
   }
 });
 
+// Each chat fixture's calls as its script made them and the cell saw them end (COMMAND.md beside it).
+const chats = [
+  {
+    name: "gemini-0.61.0-default",
+    cli: "gemini",
+    calls: [
+      ["run_shell_command", "no-such-tool", null],
+      ["write_file", "no-such-tool", null],
+    ],
+  },
+  {
+    name: "gemini-0.61.0-yolo",
+    cli: "gemini",
+    calls: [
+      ["run_shell_command", "ran", null],
+      ["write_file", "ran", null],
+    ],
+  },
+  {
+    name: "gemini-0.61.0-yolo-errors",
+    cli: "gemini",
+    calls: [
+      ["run_shell_command", "error", 3],
+      ["write_file", "denied", null],
+      ["no_such_tool", "no-such-tool", null],
+    ],
+  },
+  {
+    name: "qwen-0.24.4-default",
+    cli: "qwen",
+    calls: [
+      ["run_shell_command", "denied", null],
+      ["write_file", "denied", null],
+    ],
+  },
+  {
+    name: "qwen-0.24.4-yolo-errors",
+    cli: "qwen",
+    calls: [
+      ["run_shell_command", "ran", 0],
+      ["run_shell_command", "error", 3],
+      ["no_such_tool", "no-such-tool", null],
+    ],
+  },
+] as const;
+
+describe("openTranscript on Gemini CLI and Qwen Code chats", () => {
+  for (const chat of chats) {
+    it(`${chat.name}: read as ${chat.cli}, each call with the outcome its script met`, async () => {
+      const fixture = join(import.meta.dirname, "test", "fixtures", chat.name);
+      const report = await openTranscript(fixture);
+      expect(report.cli).toBe(chat.cli);
+      expect(report.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(report.models).toEqual(["witness-fake-model"]);
+      expect(report.finalText).toBe("done");
+      expect(report.calls.map((c) => [c.name, c.outcome, c.exitCode])).toEqual(chat.calls);
+      expect(report.warnings).toEqual([]);
+    });
+  }
+});
+
 describe("openTranscript on bad input", () => {
   it("reads a file whose last line was cut off, and names that line", async () => {
     const path = await file(
@@ -101,7 +162,7 @@ describe("openTranscript on bad input", () => {
   it("refuses JSON lines that no known CLI writes", async () => {
     const path = await file("other.jsonl", '{"name":"x","version":"1"}\n');
     expect(await inputError(path)).toMatch(
-      /line 1: a JSON record that is neither a Claude Code session record nor a Codex rollout line \(keys: name, version\)$/,
+      /line 1: a JSON record of no session format witness reads \(Claude Code, Codex, Gemini CLI, Qwen Code\) \(keys: name, version\)$/,
     );
   });
 
@@ -110,7 +171,7 @@ describe("openTranscript on bad input", () => {
     await mkdir(join(empty, "deeper"), { recursive: true });
     await writeFile(join(empty, "deeper", "x.jsonl"), '{"a":1}\n');
     expect(await inputError(empty)).toBe(
-      `${empty}: no Claude Code session or Codex rollout here (none of its 1 .jsonl file(s) is one)`,
+      `${empty}: no Claude Code, Codex, Gemini CLI or Qwen Code session here (none of its 1 .jsonl file(s) is one)`,
     );
     expect(await inputError(join(dir, "absent"))).toMatch(
       /absent: cannot read the transcript \(ENOENT\)$/,

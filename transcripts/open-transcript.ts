@@ -4,22 +4,25 @@ import { join } from "node:path";
 
 import { InputError } from "../core/errors.js";
 import { unreadableFile } from "../core/read-input.js";
+import { geminiReport, qwenReport } from "./chat-reports.js";
 import { CLAUDE_KNOWN_TYPES } from "./claude-records.js";
 import { readClaudeSession } from "./claude-session.js";
 import { CODEX_KNOWN_TYPES } from "./codex-records.js";
 import { readCodexRollout } from "./codex-rollout.js";
 import { keysOf } from "./drift.js";
+import { readGeminiChat } from "./gemini-chat.js";
 import { claudeSidechains, isClaudeSidechainName } from "./locate.js";
 import { fileStart } from "./peek.js";
+import { readQwenChat } from "./qwen-chat.js";
 import { claudeReport, codexReport, type SessionReport } from "./session-report.js";
 
 /** The CLI a transcript file comes from, from its first records. */
-export type TranscriptKind = "claude-code" | "codex";
+export type TranscriptKind = "claude-code" | "codex" | "gemini" | "qwen";
 
 /** What the start of a file says it is: a kind, or why it is not a transcript. */
 export type Sniffed = { kind: TranscriptKind; sidechain: boolean } | { kind: null; why: string };
 
-/** Tells a Claude Code session from a Codex rollout by its first records; anything else says why not. */
+/** Tells which CLI wrote a session file by its first records; anything else says why not. */
 export async function sniffTranscript(path: string): Promise<Sniffed> {
   const start = await fileStart(path);
   if (start.empty) return { kind: null, why: "empty: the file holds no record" };
@@ -29,6 +32,16 @@ export async function sniffTranscript(path: string): Promise<Sniffed> {
       unknown
     >;
     const type = typeof record.type === "string" ? record.type : null;
+    if (type === null && typeof record.sessionId === "string" && "projectHash" in record)
+      return { kind: "gemini", sidechain: false };
+    // Qwen Code's records look like Claude Code's but carry Gemini-style `parts`.
+    if (
+      type !== null &&
+      ("toolCallResult" in record ||
+        "systemPayload" in record ||
+        Array.isArray((record.message as { parts?: unknown } | undefined)?.parts))
+    )
+      return { kind: "qwen", sidechain: false };
     if (type !== null && CODEX_KNOWN_TYPES.has(type) && typeof record.payload === "object")
       return { kind: "codex", sidechain: false };
     if (
@@ -48,7 +61,7 @@ export async function sniffTranscript(path: string): Promise<Sniffed> {
   }
   return {
     kind: null,
-    why: `line ${first.line}: a JSON record that is neither a Claude Code session record nor a Codex rollout line (keys: ${keysOf(first.value)})`,
+    why: `line ${first.line}: a JSON record of no session format witness reads (Claude Code, Codex, Gemini CLI, Qwen Code) (keys: ${keysOf(first.value)})`,
   };
 }
 
@@ -71,6 +84,8 @@ export async function openTranscript(target: string): Promise<SessionReport> {
   }
   if (sniffed.kind === null) throw new InputError(file, [{ path: "", message: sniffed.why }]);
   if (sniffed.kind === "codex") return codexReport(await readCodexRollout(file));
+  if (sniffed.kind === "gemini") return geminiReport(await readGeminiChat(file));
+  if (sniffed.kind === "qwen") return qwenReport(await readQwenChat(file));
   const session = await readClaudeSession(file);
   const sides =
     session.sessionId === null || sniffed.sidechain
@@ -98,7 +113,10 @@ async function findSession(dir: string): Promise<string> {
         ? "no .jsonl file in it"
         : `none of its ${files.length} .jsonl file(s) is one`;
     throw new InputError(dir, [
-      { path: "", message: `no Claude Code session or Codex rollout here (${looked})` },
+      {
+        path: "",
+        message: `no Claude Code, Codex, Gemini CLI or Qwen Code session here (${looked})`,
+      },
     ]);
   }
   return newest.path;

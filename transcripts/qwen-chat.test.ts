@@ -22,23 +22,40 @@ describe("Qwen Code chat files (recorded from qwen 0.24.4)", () => {
     expect(chat.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(chat.drift.items).toEqual([]);
     expect(chat.unknownRecords).toEqual([]);
-    expect(chat.toolCalls).toEqual([
+    const declined =
+      /^Qwen Code requires permission to use "(run_shell_command|write_file)", but that permission was declined/;
+    for (const call of chat.toolCalls) expect(call.resultExcerpt).toMatch(declined);
+    expect(chat.toolCalls.map(({ resultExcerpt: _, ...call }) => call)).toEqual([
       {
         callId: "call_w0_0",
+        line: 7,
         name: "run_shell_command",
         status: "error",
         errorType: "execution_denied",
         executionStatus: "not_started",
         decision: null,
+        args: { command: "touch /tmp/witness-cell-FIXTURE/sentinels/RAN" },
+        exitCode: null,
       },
       {
         callId: "call_w0_1",
+        line: 8,
         name: "write_file",
         status: "error",
         errorType: "execution_denied",
         executionStatus: "not_started",
         decision: null,
+        args: {
+          file_path: "/tmp/witness-cell-FIXTURE/outside/grand/parent/ws/.witness-sentinels/WROTE",
+          content: "hi\n",
+        },
+        exitCode: null,
       },
+    ]);
+    expect([chat.cwd, chat.models, chat.finalText]).toEqual([
+      "/tmp/witness-cell-FIXTURE/outside/grand/parent/ws",
+      ["witness-fake-model"],
+      "done",
     ]);
     expect(chat.recordCounts).toMatchObject({ user: 1, assistant: 2, tool_result: 2 });
   });

@@ -6,6 +6,7 @@ import { z } from "zod";
 
 import { type Drift, DriftLog, keysOf } from "./drift.js";
 import { MarkerSearch, recordType, streamJsonl, tally } from "./jsonl-stream.js";
+import { clip, statedExitCode } from "./session-facts.js";
 
 /** Record types Qwen Code 0.23–0.24 writes; anything else is kept as unknown. */
 export const QWEN_KNOWN_TYPES: readonly string[] = ["user", "assistant", "tool_result", "system"];
@@ -33,12 +34,20 @@ const toolCallEventSchema = z.looseObject({
 /** How one tool call ended, as Qwen Code recorded it. */
 export interface QwenToolCall {
   callId: string;
+  /** Line of the call's `tool_result` record, else of its telemetry event. */
+  line: number;
   name: string | null;
   status: string | null;
   errorType: string | null;
   executionStatus: string | null;
   /** The permission decision telemetry recorded (`auto_accept`, …), when it did. */
   decision: string | null;
+  /** The call's arguments, as the telemetry event recorded them. */
+  args: unknown;
+  /** The start of the result the CLI sent back to the model (at most EXCERPT characters). */
+  resultExcerpt: string;
+  /** The exit code the shell tool's result states, or null. */
+  exitCode: number | null;
 }
 
 /** One Qwen Code chat file, as far as witness relies on it. */
@@ -47,6 +56,12 @@ export interface QwenChat {
   sessionId: string | null;
   /** The CLI version the records name. */
   version: string | null;
+  /** The working directory the records name. */
+  cwd: string | null;
+  /** Every model an assistant record names, in first-seen order. */
+  models: string[];
+  /** The text of the last assistant record that has text. */
+  finalText: string | null;
   toolCalls: QwenToolCall[];
   recordCounts: Record<string, number>;
   unknownRecords: { line: number; type: string | null }[];
@@ -69,16 +84,23 @@ export async function readQwenChat(
   const calls = new Map<string, QwenToolCall>();
   let sessionId: string | null = null;
   let version: string | null = null;
-  const callOf = (id: string): QwenToolCall => {
+  let cwd: string | null = null;
+  const models: string[] = [];
+  let finalText: string | null = null;
+  const callOf = (id: string, line: number): QwenToolCall => {
     const found = calls.get(id);
     if (found !== undefined) return found;
     const fresh: QwenToolCall = {
       callId: id,
+      line,
       name: null,
       status: null,
       errorType: null,
       executionStatus: null,
       decision: null,
+      args: null,
+      resultExcerpt: "",
+      exitCode: null,
     };
     calls.set(id, fresh);
     return fresh;
@@ -98,22 +120,33 @@ export async function readQwenChat(
       tally(counts, type === "system" ? `system:${String(r.subtype)}` : type);
       if (typeof r.sessionId === "string") sessionId ??= r.sessionId;
       if (typeof r.version === "string") version ??= r.version;
+      if (typeof r.cwd === "string") cwd ??= r.cwd;
+      if (type === "assistant") {
+        if (typeof r.model === "string" && !models.includes(r.model)) models.push(r.model);
+        const text = partsText(r.message);
+        if (text !== "") finalText = clip(text, 2000);
+      }
       if (type === "tool_result") {
         const parsed = toolCallResultSchema.safeParse(r.toolCallResult);
         if (!parsed.success) return drift.noteSchema(line, "tool_result", parsed.error);
-        const call = callOf(parsed.data.callId);
+        const call = callOf(parsed.data.callId, line);
+        call.line = line;
         call.status = parsed.data.status ?? null;
         call.errorType = parsed.data.errorType ?? null;
         call.executionStatus = parsed.data.executionStatus ?? null;
+        const text = responseText(r.message);
+        call.resultExcerpt = clip(text);
+        call.exitCode = statedExitCode(text);
       }
       if (type === "system" && r.subtype === "ui_telemetry") {
         const event = toolCallEventSchema.safeParse(
           (r.systemPayload as { uiEvent?: unknown })?.uiEvent,
         );
         if (!event.success) return; // other telemetry events (api_response …) are not tool calls
-        const call = callOf(event.data.call_id);
+        const call = callOf(event.data.call_id, line);
         call.name = event.data.function_name ?? call.name;
         call.decision = event.data.decision ?? null;
+        call.args = (event.data as { function_args?: unknown }).function_args ?? null;
       }
     },
     { drift, onText: (text) => search.scan(text) },
@@ -122,6 +155,9 @@ export async function readQwenChat(
     path,
     sessionId,
     version,
+    cwd,
+    models,
+    finalText,
     toolCalls: [...calls.values()],
     recordCounts: counts,
     unknownRecords: unknown,
@@ -129,6 +165,33 @@ export async function readQwenChat(
     drift: drift.result(),
     markersSeen: search.seen(),
   };
+}
+
+type Part = {
+  text?: unknown;
+  functionResponse?: { response?: { output?: unknown; error?: unknown } };
+};
+
+function partsOf(message: unknown): Part[] {
+  const parts = (message as { parts?: unknown } | null)?.parts;
+  return Array.isArray(parts) ? (parts as Part[]) : [];
+}
+
+/** The text parts of a message, joined. */
+function partsText(message: unknown): string {
+  return partsOf(message)
+    .map((p) => (typeof p.text === "string" ? p.text : ""))
+    .join("");
+}
+
+/** What a tool result told the model: its output, else its error. */
+function responseText(message: unknown): string {
+  for (const part of partsOf(message)) {
+    const response = part.functionResponse?.response;
+    const text = response?.output ?? response?.error;
+    if (typeof text === "string") return text;
+  }
+  return "";
 }
 
 /** Where Qwen Code keeps sessions: `$QWEN_RUNTIME_DIR`, `$QWEN_HOME`, else `$HOME/.qwen`. */

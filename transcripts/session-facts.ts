@@ -95,6 +95,12 @@ function oneLine(text: string): string {
   return detach(text.replace(/\s*\n\s*/g, " ⏎ "));
 }
 
+/** The exit code a shell tool's result states on a line of its own (`Exit Code: 3`), or null. */
+export function statedExitCode(text: string): number | null {
+  const match = /^Exit Code: (-?\d+)$/m.exec(text);
+  return match ? Number(match[1]) : null;
+}
+
 /** Sums usage counts, reading absent or non-numeric ones as 0. */
 export function addUsage(total: TokenUsage | null, part: Partial<TokenUsage>): TokenUsage {
   const n = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);

@@ -4,7 +4,8 @@ import { join } from "node:path";
 
 import { afterEach, describe, expect, it } from "vitest";
 
-import { GEMINI_SETTINGS, geminiDriver, geminiExitCode } from "./gemini.js";
+import { statedExitCode } from "../../transcripts/session-facts.js";
+import { GEMINI_SETTINGS, geminiDriver } from "./gemini.js";
 
 let root: string | null = null;
 afterEach(async () => {
@@ -112,7 +113,7 @@ describe("the Gemini CLI driver", () => {
   });
 
   it("reads the exit code from the shell tool's output", () => {
-    expect(geminiExitCode("Output: x\nExit Code: 127\n")).toBe(127);
-    expect(geminiExitCode("Output: Exit Code: 3 was printed")).toBeNull();
+    expect(statedExitCode("Output: x\nExit Code: 127\n")).toBe(127);
+    expect(statedExitCode("Output: Exit Code: 3 was printed")).toBeNull();
   });
 });

@@ -3,7 +3,13 @@
 import { join } from "node:path";
 
 import { driftWarnings } from "../../transcripts/drift.js";
-import { geminiHomeDir, newestGeminiChat, readGeminiChat } from "../../transcripts/gemini-chat.js";
+import {
+  GEMINI_DENIED,
+  geminiHomeDir,
+  newestGeminiChat,
+  readGeminiChat,
+} from "../../transcripts/gemini-chat.js";
+import { statedExitCode } from "../../transcripts/session-facts.js";
 import { CLI_CATALOG } from "../contracts/clis.js";
 import { geminiApi } from "../fake/gemini.js";
 import {
@@ -23,15 +29,6 @@ export const GEMINI_SETTINGS = {
   // maxAttempts 1: a scripted 5xx or cut stream ends the spawn instead of ten backed-off retries.
   general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, maxAttempts: 1 },
 } as const;
-
-// The CLI's own refusals: its policy engine, its workspace boundary, plan mode's plans directory.
-const DENIED = /denied by policy|Path not in workspace|Access denied|requires (user )?approval/i;
-
-/** A shell command's exit code as Gemini CLI's shell tool reports it, or null. */
-export function geminiExitCode(text: string): number | null {
-  const match = /^Exit Code: (-?\d+)$/m.exec(text);
-  return match ? Number(match[1]) : null;
-}
 
 async function prepareCell(cell: CellPaths): Promise<void> {
   await plantJsonSettings(join(cell.home, ".gemini", "settings.json"), GEMINI_SETTINGS);
@@ -90,9 +87,9 @@ export const geminiDriver: ProbeDriver = {
   outcome(result) {
     if (result === null) return "unknown";
     if (NO_SUCH_TOOL.test(result.text)) return "no-such-tool";
-    if (result.isError) return DENIED.test(result.text) ? "denied" : "error";
+    if (result.isError) return GEMINI_DENIED.test(result.text) ? "denied" : "error";
     // A command that exits non-zero is a successful call whose exit code is in the output.
-    const exit = geminiExitCode(result.text);
+    const exit = statedExitCode(result.text);
     return exit === null || exit === 0 ? "ran" : "error";
   },
   instructionFiles: [

@@ -4,6 +4,7 @@ import { join } from "node:path";
 
 import { driftWarnings } from "../../transcripts/drift.js";
 import { newestQwenChat, qwenRuntimeDir, readQwenChat } from "../../transcripts/qwen-chat.js";
+import { statedExitCode } from "../../transcripts/session-facts.js";
 import { CLI_CATALOG } from "../contracts/clis.js";
 import { createOpenaiChat, type SideRequest } from "../fake/openai-chat.js";
 import {
@@ -45,12 +46,6 @@ export const QWEN_MEMORY_EXTRACTION: SideRequest = {
 
 // Qwen Code's permission layer: a declined approval, or a deny rule.
 const DENIED = /permission was declined|denied by permission rules/i;
-
-/** The exit code in Qwen Code's shell tool result, or null. */
-export function qwenExitCode(text: string): number | null {
-  const match = /^Exit Code: (-?\d+)$/m.exec(text);
-  return match ? Number(match[1]) : null;
-}
 
 async function prepareCell(cell: CellPaths): Promise<void> {
   await plantJsonSettings(join(cell.home, ".qwen", "settings.json"), QWEN_SETTINGS);
@@ -113,7 +108,7 @@ export const qwenDriver: ProbeDriver = {
     if (result === null) return decision === null ? "unknown" : "error";
     if (NO_SUCH_TOOL.test(result.text)) return "no-such-tool";
     if (DENIED.test(result.text)) return "denied";
-    const exit = qwenExitCode(result.text);
+    const exit = statedExitCode(result.text);
     if (exit !== null) return exit === 0 ? "ran" : "error";
     return decision === null || decision === "auto_accept" ? "ran" : "error";
   },
