@@ -148,6 +148,17 @@ const forgeries: { name: string; note: RegExp; forge: () => Promise<void> }[] = 
     },
   },
   {
+    name: "a record whose arm claims a workspace trust the protocol does not register",
+    note: /arm only: recorded an untrusted workspace, the protocol registers a trusted one/,
+    forge: async () => {
+      const file = await run(["A"]);
+      const json = await readJson(file);
+      for (const arm of json.arms) arm.workspaceTrusted = false;
+      await writeJson(file, json);
+      await commit(repo.dir, "record");
+    },
+  },
+  {
     name: "a record whose lock commit was rewritten",
     note: /claims lock commit 0{12}/,
     forge: async () => {

@@ -19,6 +19,8 @@ export interface Evidence {
   file?: string;
   /** The protocol's current lock hash, when it has a usable lock. */
   lockHash: string | null;
+  /** The record hashes that stand for that lock: its own and its verified re-expressions. */
+  counting: string[];
   /** The confirming record (repository-relative), when one holds. */
   record: string | null;
   ok: boolean;
@@ -138,7 +140,7 @@ async function refutedElsewhere(
  * the CLI version it was registered for. Records of other versions are named when they refute it.
  */
 export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidence> {
-  const none = { protocol: id, lockHash: null, record: null, ok: false };
+  const none = { protocol: id, lockHash: null, counting: [], record: null, ok: false };
   const file = ctx.protocols.find((f) =>
     relative(join(ctx.root, DOCS.prereg), f).startsWith(`${id}-`),
   );
@@ -157,10 +159,11 @@ export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidenc
   const hash = check.lock.canonicalHash;
   const { slug } = check.loaded.protocol;
   const mine = (path: string) => basename(path).startsWith(`${id}-${slug}-`);
+  // A record of an earlier canonical form of the same content counts (a verified re-expression).
   const matching = ctx.records.filter(
-    (r) => r.record.protocol.id === id && r.record.protocol.canonicalHash === hash,
+    (r) => r.record.protocol.id === id && check.counting.includes(r.record.protocol.canonicalHash),
   );
-  const base = { protocol: id, file, lockHash: hash, ok: false };
+  const base = { protocol: id, file, lockHash: hash, counting: check.counting, ok: false };
   // The protocol's registered CLI version decides; other versions' records are drift to report
   // (witness drift, witness adr status), not evidence for or against the decision as registered.
   const registered = check.loaded.protocol.cli.version;

@@ -23,7 +23,10 @@ async function checkCited(cell: string, path: string, ctx: GateContext): Promise
     return fail(`cites ${path}, which is not a measurement record`);
   }
   const evidence = await evidenceFor(found.record.protocol.id, ctx);
-  if (evidence.lockHash !== null && evidence.lockHash !== found.record.protocol.canonicalHash) {
+  if (
+    evidence.lockHash !== null &&
+    !evidence.counting.includes(found.record.protocol.canonicalHash)
+  ) {
     return fail(`cites a record of protocol ${found.record.protocol.id} before its current lock`);
   }
   if (!evidence.ok) return fail(evidence.note);

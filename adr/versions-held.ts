@@ -21,7 +21,8 @@ export async function versionsHeld(
     if (e.lockHash === null || e.file === undefined || out.has(e.protocol)) continue;
     const check = await checkProtocol(e.file);
     const confirming = ctx.records.filter(
-      (r) => r.record.protocol.id === e.protocol && r.record.protocol.canonicalHash === e.lockHash,
+      (r) =>
+        r.record.protocol.id === e.protocol && e.counting.includes(r.record.protocol.canonicalHash),
     );
     const versions = new Set<string>();
     let cli = "";

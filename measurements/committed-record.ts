@@ -17,10 +17,15 @@ export type Reproduction =
       spawns: { committed: number; now: number } | null;
     };
 
-/** The committed records (HEAD) of one protocol, lock and CLI version, oldest name first. */
+/**
+ * The committed records (HEAD) of one protocol, lock and CLI version, oldest name first. `counting`
+ * lists the hashes that stand for the record's lock (its own, and earlier canonical forms of the
+ * same content: `LockCheck.counting`); by default only its own.
+ */
 export async function committedRecordsOf(
   record: MeasurementRecord,
   cwd: string,
+  counting: readonly string[] = [record.protocol.canonicalHash],
 ): Promise<{ path: string; record: MeasurementRecord }[]> {
   const root = await repoRoot(cwd);
   const prefix = `${DOCS.measurements}/${record.protocol.id}-`;
@@ -37,7 +42,7 @@ export async function committedRecordsOf(
     if (!parsed.success) continue;
     const r = parsed.data;
     if (
-      r.protocol.canonicalHash === record.protocol.canonicalHash &&
+      counting.includes(r.protocol.canonicalHash) &&
       r.cli.name === record.cli.name &&
       r.cli.version === record.cli.version
     )
@@ -51,8 +56,9 @@ export async function committedRecordsOf(
 export async function compareWithCommitted(
   record: MeasurementRecord,
   cwd: string,
+  counting?: readonly string[],
 ): Promise<Reproduction> {
-  const [first] = await committedRecordsOf(record, cwd);
+  const [first] = await committedRecordsOf(record, cwd, counting);
   if (first === undefined) {
     return {
       kind: "none",

@@ -84,4 +84,20 @@ describe("the drift table", () => {
     expect(tables[0]?.rows[0]?.verdicts).toEqual({ "2.1.332": "refuted" });
     expect(tables[0]?.rows[0]?.changed).toBe(false);
   });
+
+  it("keeps a record of an earlier canonical form of the latest lock in its column", () => {
+    const old = record("2.1.282", "refuted", {
+      protocol: {
+        ...record("x", "confirmed").protocol,
+        canonicalHash: "sha256:lock0",
+        lockedAt: "2025-01-01T00:00:00.000Z",
+      },
+    });
+    const tables = driftTables(
+      [old, record("2.1.332", "confirmed")],
+      new Map([["sha256:lock0", "sha256:lock1"]]),
+    );
+    expect(tables[0]?.versions).toEqual(["2.1.282", "2.1.332"]);
+    expect(tables[0]?.rows[0]?.changed).toBe(true);
+  });
 });

@@ -33,19 +33,28 @@ function cell(arm: ArmRecord): string {
 
 /**
  * The drift tables of `records`, one per CLI. Of each protocol only the records of its latest
- * lock count, and of several records of one version the one that finished last.
+ * lock count, and of several records of one version the one that finished last. `sameLock` maps
+ * a hash of an earlier canonical form to the lock hash it stands for (a verified re-expression),
+ * so records made before a re-expression stay in their lock's column.
  */
-export function driftTables(records: readonly MeasurementRecord[]): DriftTable[] {
+export function driftTables(
+  records: readonly MeasurementRecord[],
+  sameLock: ReadonlyMap<string, string> = new Map(),
+): DriftTable[] {
+  const lockOf = (r: MeasurementRecord) =>
+    sameLock.get(r.protocol.canonicalHash) ?? r.protocol.canonicalHash;
   const latestLock = new Map<string, string>();
+  const latestAt = new Map<string, string>();
   for (const r of records) {
-    const seen = latestLock.get(r.protocol.id);
-    const seenAt = records.find((x) => x.protocol.canonicalHash === seen)?.protocol.lockedAt ?? "";
-    if (seen === undefined || r.protocol.lockedAt > seenAt)
-      latestLock.set(r.protocol.id, r.protocol.canonicalHash);
+    const seenAt = latestAt.get(r.protocol.id);
+    if (seenAt === undefined || r.protocol.lockedAt > seenAt) {
+      latestLock.set(r.protocol.id, lockOf(r));
+      latestAt.set(r.protocol.id, r.protocol.lockedAt);
+    }
   }
   const chosen = new Map<string, MeasurementRecord>();
   for (const r of records) {
-    if (latestLock.get(r.protocol.id) !== r.protocol.canonicalHash) continue;
+    if (latestLock.get(r.protocol.id) !== lockOf(r)) continue;
     const key = `${r.cli.name}\u0000${r.protocol.id}\u0000${r.cli.version}`;
     const had = chosen.get(key);
     if (had === undefined || r.finishedAt > had.finishedAt) chosen.set(key, r);

@@ -89,6 +89,11 @@ export function recheckRecord(record: MeasurementRecord, protocol: Protocol): Re
   const arms = protocol.arms.map((arm) => {
     const found = record.arms.find((a) => a.id === arm.id);
     if (found === undefined) return { verdict: "inconclusive" as const };
+    if (found.workspaceTrusted !== undefined && found.workspaceTrusted !== arm.fixture.trust) {
+      problems.push(
+        `arm ${arm.id}: recorded ${found.workspaceTrusted ? "a trusted" : "an untrusted"} workspace, the protocol registers ${arm.fixture.trust ? "a trusted" : "an untrusted"} one`,
+      );
+    }
     if (found.spawns.length < protocol.spawns) {
       problems.push(
         `arm ${arm.id}: ${found.spawns.length} spawn(s), the protocol registers ${protocol.spawns}`,

@@ -33,6 +33,11 @@ export type SpawnRecord = z.infer<typeof spawnRecordSchema>;
 export const armRecordSchema = z.object({
   id: z.string(),
   description: z.string(),
+  /**
+   * Whether the cell wrote the CLI's own trust entry for the workspace (a fresh install has none);
+   * absent in records written before it was recorded.
+   */
+  workspaceTrusted: z.boolean().optional(),
   verdict: verdictSchema,
   reasons: z.array(z.string()),
   /** Per predicate: how many spawns passed it. */

@@ -45,12 +45,21 @@ function spawnLines(spawn: SpawnRecord): string[] {
   return [...lines, ""];
 }
 
+/** The arm's workspace trust as a person reads it (unknown in records older than the field). */
+export function trustText(arm: ArmRecord): string {
+  if (arm.workspaceTrusted === undefined) return "not recorded";
+  return arm.workspaceTrusted
+    ? "trusted (the CLI's own trust entry written in the cell)"
+    : "untrusted (no trust entry, as on a fresh install)";
+}
+
 function armLines(arm: ArmRecord): string[] {
   return [
     `### ${arm.id}: ${arm.verdict}`,
     "",
     arm.description,
     "",
+    `- workspace trust: ${trustText(arm)}`,
     ...arm.reasons.map((r) => `- ${r}`),
     "",
     "| predicate | passed |",
@@ -82,13 +91,15 @@ export function renderMarkdown(record: MeasurementRecord): string {
     "",
     "## Arms",
     "",
-    "| arm | verdict | failed predicates (spawns failing) |",
-    "|---|---|---|",
+    "| arm | workspace | verdict | failed predicates (spawns failing) |",
+    "|---|---|---|---|",
     ...record.arms.map((a) => {
       const failed = a.tally
         .filter((t) => t.passed < t.of)
         .map((t) => `${t.label} (${t.of - t.passed}/${t.of})`);
-      return `| ${a.id} | ${a.verdict} | ${cell(failed.join(", ") || "none")} |`;
+      const trust =
+        a.workspaceTrusted === undefined ? "–" : a.workspaceTrusted ? "trusted" : "untrusted";
+      return `| ${a.id} | ${trust} | ${a.verdict} | ${cell(failed.join(", ") || "none")} |`;
     }),
     "",
     "## Details",

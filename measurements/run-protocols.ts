@@ -139,7 +139,7 @@ export async function runProtocols(options: RunProtocolsOptions): Promise<Protoc
       file: check.loaded.file,
       record,
       written,
-      reproduction: await compareWithCommitted(record, cwd),
+      reproduction: await compareWithCommitted(record, cwd, check.counting),
     });
   }
   return runs;

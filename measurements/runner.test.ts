@@ -26,7 +26,7 @@ function locked(text = protocolText()): LockCheck {
     lockedAt: "2026-01-01T00:00:00.000Z",
     commit: "a".repeat(40),
   };
-  return { loaded, lock, state: "locked", message: "locked" };
+  return { loaded, lock, state: "locked", message: "locked", counting: [lock.canonicalHash] };
 }
 
 /** A probe that "sees" the markers `seen` returns for each spawn, counting calls. */
@@ -60,6 +60,25 @@ describe("runProtocol", () => {
     ]);
     expect(record.cli.versionsRun).toEqual(["2.1.332"]);
     expect(record.protocol.lockCommit).toBe("a".repeat(40));
+  });
+
+  it("records and prints each arm's workspace trust, as the protocol registers it", async () => {
+    const trusted = await runProtocol(
+      locked(protocolText().replace("fixture:", "fixture:\n      trust: true")),
+      {
+        probe: fakeProbe(() => ["A"]),
+      },
+    );
+    const untrusted = await runProtocol(
+      locked(protocolText().replace("fixture:", "fixture:\n      trust: false")),
+      { probe: fakeProbe(() => ["A"]) },
+    );
+    expect(trusted.arms[0]?.workspaceTrusted).toBe(true);
+    expect(untrusted.arms[0]?.workspaceTrusted).toBe(false);
+    expect(renderMarkdown(trusted)).toContain("| only | trusted | confirmed | none |");
+    expect(renderMarkdown(untrusted)).toContain(
+      "- workspace trust: untrusted (no trust entry, as on a fresh install)",
+    );
   });
 
   it("refutes when every spawn sees the marker expected absent", async () => {

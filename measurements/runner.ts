@@ -151,6 +151,7 @@ export async function runProtocol(
     return {
       id: arm.id,
       description: arm.description,
+      workspaceTrusted: arm.fixture.trust,
       ...armVerdict(armSpawns),
       tally: tally(arm.expect.map(predicateLabel), armSpawns),
       spawns: armSpawns,

@@ -1,7 +1,8 @@
-import { canonicalHash, sha256 } from "../core/canonical.js";
+import { sha256 } from "../core/canonical.js";
 import { protocolFileName } from "../core/doc-paths.js";
 import { InputError } from "../core/errors.js";
 import { parseDocument, parseWith, readUserFile } from "../core/read-input.js";
+import { protocolHash } from "./canonical-form.js";
 import { type Protocol, protocolSchema } from "./protocol.js";
 
 /** The largest protocol file (1 MiB): the shipped ones are about 10 kB. */
@@ -11,7 +12,7 @@ export const MAX_PROTOCOL_BYTES = 1024 * 1024;
 export interface LoadedProtocol {
   file: string;
   protocol: Protocol;
-  /** Hash of the parsed protocol: what a lock pins. */
+  /** Hash of the protocol in the current canonical form (every default written out): what a lock pins. */
   canonicalHash: string;
   /** Hash of the file's bytes. */
   bytesHash: string;
@@ -48,5 +49,5 @@ export async function loadProtocol(file: string): Promise<LoadedProtocol> {
     noSymlink: true,
   });
   const protocol = parseProtocol(bytes.toString("utf8"), file);
-  return { file, protocol, canonicalHash: canonicalHash(protocol), bytesHash: sha256(bytes) };
+  return { file, protocol, canonicalHash: protocolHash(protocol), bytesHash: sha256(bytes) };
 }

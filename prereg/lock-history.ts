@@ -9,7 +9,9 @@ import { InputError } from "../core/errors.js";
 import { hasErrno } from "../core/fs-errors.js";
 import { commitsOf, showAt } from "../core/git.js";
 import { parseDocument, unreadableFile, zodIssues } from "../core/read-input.js";
+import { protocolHash } from "./canonical-form.js";
 import { type Amendment, amendmentSchema, type Lock, lockSchema } from "./lock.js";
+import type { Protocol } from "./protocol.js";
 
 /** One version of a lock file: committed (with its commit and time) or the working tree's. */
 export interface LockVersion {
@@ -102,4 +104,31 @@ export function undeclaredChanges(
     }
   }
   return problems;
+}
+
+/**
+ * The hashes whose records count for a lock: its own, and each earlier hash an amendment says was
+ * the same content in an earlier canonical form, when recomputing both hashes from `protocol`
+ * agrees. A real change of the content (or a re-expression claimed for one) adds nothing.
+ */
+export function countingHashes(
+  protocol: Protocol,
+  lockHash: string,
+  amendments: readonly Amendment[],
+): string[] {
+  const out = [lockHash];
+  for (let i = 0; i < out.length; i++) {
+    for (const a of amendments) {
+      if (a.newCanonicalHash !== out[i] || a.reexpression === undefined) continue;
+      if (out.includes(a.oldCanonicalHash)) continue;
+      // Never the amendment's word: both of its hashes recomputed from the protocol as it stands.
+      const { from, to } = a.reexpression;
+      if (
+        protocolHash(protocol, from) === a.oldCanonicalHash &&
+        protocolHash(protocol, to) === a.newCanonicalHash
+      )
+        out.push(a.oldCanonicalHash);
+    }
+  }
+  return out;
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { RefusalError, UsageError } from "../core/errors.js";
+import { lockInParsedForm } from "../test/support/earlier-lock.js";
 import { protocolText } from "../test/support/observations.js";
 import { commit, git, put, putAdr, tempGitRepo } from "../test/support/witness-repo.js";
 import { amendmentSchema, lockProtocol, readLock } from "./lock.js";
@@ -88,6 +89,44 @@ describe("lockProtocol", () => {
       recordsExisted: true,
       records: ["0001-demo-claude-code-2.1.332.json"],
     });
+  });
+
+  it("relocks a lock of the parsed form as a re-expression, with a reason, saying records existed", async () => {
+    await commit(repo.dir, "register");
+    const old = await lockInParsedForm(repo.dir, REL, new Date("2026-01-01T00:00:00Z"));
+    const [before] = await verifyProtocols({ cwd: repo.dir });
+    expect(before?.state).toBe("changed");
+    expect(before?.message).toContain("earlier canonical form parsed");
+    await expect(lockProtocol(REL, { cwd: repo.dir })).rejects.toBeInstanceOf(RefusalError);
+    await put(repo.dir, "docs/measurements/0001-demo-claude-code-2.1.332.json", "{}");
+    const result = await lockProtocol(REL, { cwd: repo.dir, amend: "every default written out" });
+    expect(result.action).toBe("re-expressed");
+    expect(result.lock.commit).toBe(old.lock?.commit);
+    const text = await readFile(join(repo.dir, "docs/prereg/0001-demo.amendments.jsonl"), "utf8");
+    expect(amendmentSchema.parse(JSON.parse(text))).toMatchObject({
+      oldCanonicalHash: old.lock?.canonicalHash,
+      newCanonicalHash: result.lock.canonicalHash,
+      recordsExisted: true,
+      reexpression: { from: "parsed", to: "effective/1" },
+    });
+    await commit(repo.dir, "relock");
+    const [after] = await verifyProtocols({ cwd: repo.dir });
+    expect(after?.state).toBe("locked");
+    expect(after?.counting).toEqual([result.lock.canonicalHash, old.lock?.canonicalHash]);
+  });
+
+  it("records a change made together with the new form as an amendment, not a re-expression", async () => {
+    await commit(repo.dir, "register");
+    await lockInParsedForm(repo.dir, REL, new Date("2026-01-01T00:00:00Z"));
+    await writeFile(file, protocolText().replace('["-p", "hi"]', '["-p", "hello"]'));
+    await commit(repo.dir, "change the prompt");
+    const result = await lockProtocol(REL, { cwd: repo.dir, amend: "new prompt" });
+    expect(result.action).toBe("amended");
+    const text = await readFile(join(repo.dir, "docs/prereg/0001-demo.amendments.jsonl"), "utf8");
+    expect(amendmentSchema.parse(JSON.parse(text)).reexpression).toBeUndefined();
+    await commit(repo.dir, "relock");
+    const [after] = await verifyProtocols({ cwd: repo.dir });
+    expect(after?.counting).toEqual([result.lock.canonicalHash]);
   });
 
   it("will not amend a protocol that was never locked", async () => {

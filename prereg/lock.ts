@@ -9,6 +9,7 @@ import { InputError, RefusalError, UsageError } from "../core/errors.js";
 import { hasErrno } from "../core/fs-errors.js";
 import { isCommittedAndClean, lastCommitOf, repoRoot } from "../core/git.js";
 import { parseDocument, parseWith, unreadableFile } from "../core/read-input.js";
+import { CANONICAL_FORMS, CURRENT_FORM, earlierFormOf } from "./canonical-form.js";
 import { type LoadedProtocol, loadProtocol } from "./load.js";
 import { committedLocks } from "./lock-history.js";
 import { lockTimeIssues } from "./lock-rules.js";
@@ -39,6 +40,13 @@ export const amendmentSchema = z.strictObject({
   /** Whether any record of the protocol existed when it was amended, and which. */
   recordsExisted: z.boolean(),
   records: z.array(z.string()),
+  /**
+   * Set when only the canonical form changed: the old hash is this very content in the earlier
+   * form `from`. The gate recomputes both hashes before it lets records of the old one count.
+   */
+  reexpression: z
+    .strictObject({ from: z.enum(CANONICAL_FORMS), to: z.enum(CANONICAL_FORMS) })
+    .optional(),
 });
 export type Amendment = z.infer<typeof amendmentSchema>;
 
@@ -68,8 +76,8 @@ export async function recordsOf(
   }
 }
 
-/** How `lockProtocol` ended. */
-export type LockAction = "locked" | "unchanged" | "reformatted" | "amended";
+/** How `lockProtocol` ended; `re-expressed` is an amendment of the canonical form alone. */
+export type LockAction = "locked" | "unchanged" | "reformatted" | "amended" | "re-expressed";
 
 /** Options of `lockProtocol`. */
 export interface LockOptions {
@@ -149,6 +157,8 @@ export async function lockProtocol(
         ...((await options.recordsElsewhere?.(loaded.protocol.id, hashes)) ?? []),
       ]),
     ];
+    // The same content hashed in an earlier form: what spawns do is unchanged, so say so.
+    const from = earlierFormOf(loaded.protocol, previous.canonicalHash);
     const amendment: Amendment = {
       at: now,
       reason: options.amend,
@@ -159,9 +169,10 @@ export async function lockProtocol(
       commit,
       recordsExisted: records.length > 0,
       records,
+      ...(from === null ? {} : { reexpression: { from, to: CURRENT_FORM } }),
     };
     await appendFile(amendmentsPathOf(abs), `${JSON.stringify(amendment)}\n`);
-    action = "amended";
+    action = from === null ? "amended" : "re-expressed";
   }
   await writeFileAtomic(lockPathOf(abs), `${JSON.stringify(lock, null, 2)}\n`);
   return { lock, action, file };

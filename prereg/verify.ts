@@ -5,9 +5,15 @@ import { sha256 } from "../core/canonical.js";
 import { DOCS, protocolFileName } from "../core/doc-paths.js";
 import { InputError, RefusalError } from "../core/errors.js";
 import { hasCommit, missingCommit, repoRoot, showAt } from "../core/git.js";
+import { earlierFormOf } from "./canonical-form.js";
 import { type LoadedProtocol, loadProtocol } from "./load.js";
 import { type Lock, readLock } from "./lock.js";
-import { committedLocks, readAmendments, undeclaredChanges } from "./lock-history.js";
+import {
+  committedLocks,
+  countingHashes,
+  readAmendments,
+  undeclaredChanges,
+} from "./lock-history.js";
 
 /** A protocol's standing against its lock. */
 export type LockState =
@@ -26,18 +32,30 @@ export interface LockCheck {
   state: LockState;
   /** One line a person can act on. */
   message: string;
+  /**
+   * The record hashes that stand for the current lock: its own, then those of earlier canonical
+   * forms of the same content (verified re-expressions). Empty without a lock.
+   */
+  counting: string[];
 }
 
 /** Compares a protocol with its lock, without git. */
 export function compareWithLock(loaded: LoadedProtocol, lock: Lock | null): LockCheck {
-  const base = { loaded, lock };
+  const base = { loaded, lock, counting: lock === null ? [] : [lock.canonicalHash] };
   if (lock === null)
     return { ...base, state: "unlocked", message: `not locked (hash ${loaded.canonicalHash})` };
   if (lock.canonicalHash !== loaded.canonicalHash || lock.protocol !== loaded.protocol.id) {
+    const form =
+      lock.protocol === loaded.protocol.id
+        ? earlierFormOf(loaded.protocol, lock.canonicalHash)
+        : null;
     return {
       ...base,
       state: "changed",
-      message: `changed since its lock: locked ${lock.canonicalHash}, now ${loaded.canonicalHash}`,
+      message:
+        form === null
+          ? `changed since its lock: locked ${lock.canonicalHash}, now ${loaded.canonicalHash}`
+          : `locked in the earlier canonical form ${form} (${lock.canonicalHash}), the same content is ${loaded.canonicalHash} now; relock with --amend "<reason>" (a re-expression: its records keep counting)`,
     };
   }
   if (lock.bytesHash !== loaded.bytesHash) {
@@ -71,10 +89,14 @@ export async function checkProtocol(file: string): Promise<LockCheck> {
       message: `lock commit ${check.lock.commit.slice(0, 12)} does not hold ${check.lock.file} as locked`,
     };
   }
-  const undeclared = await lockChangesWithoutAmendment(file, check.lock, root);
+  const amendments = await readAmendments(file);
+  const undeclared = await lockChangesWithoutAmendment(file, check.lock, root, amendments);
   if (undeclared.length > 0)
     return { ...check, state: "unamended", message: undeclared.join("; ") };
-  return check;
+  return {
+    ...check,
+    counting: countingHashes(loaded.protocol, check.lock.canonicalHash, amendments),
+  };
 }
 
 // The committed history of the lock file, then the working tree's version when it differs.
@@ -82,13 +104,14 @@ async function lockChangesWithoutAmendment(
   file: string,
   current: Lock,
   root: string,
+  amendments: Awaited<ReturnType<typeof readAmendments>>,
 ): Promise<string[]> {
   const versions = await committedLocks(file, root);
   const last = versions.at(-1);
   if (last === undefined || JSON.stringify(last.lock) !== JSON.stringify(current)) {
     versions.push({ lock: current, commit: null, committedAt: null });
   }
-  return undeclaredChanges(versions, await readAmendments(file));
+  return undeclaredChanges(versions, amendments);
 }
 
 /** True for states a run may use as registered evidence. */
@@ -146,4 +169,26 @@ export async function verifyProtocols(
   const checks: LockCheck[] = [];
   for (const file of files) checks.push(await checkProtocol(file));
   return checks;
+}
+
+/**
+ * Each record hash of an earlier canonical form mapped to the current lock hash it stands for,
+ * over the protocols of the repository at `cwd` (empty outside a repository).
+ */
+export async function reexpressedHashes(
+  options: { cwd?: string } = {},
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let checks: LockCheck[];
+  try {
+    checks = await verifyProtocols(options);
+  } catch {
+    return out;
+  }
+  for (const check of checks) {
+    const [current, ...earlier] = check.counting;
+    if (current === undefined || !isUsable(check.state)) continue;
+    for (const hash of earlier) out.set(hash, current);
+  }
+  return out;
 }

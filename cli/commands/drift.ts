@@ -25,7 +25,8 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       args.dir === undefined
         ? path.join(await repoRoot(process.cwd()), DOCS.measurements)
         : path.resolve(args.dir);
-    const tables = driftTables(await readRecordsIn(dir));
+    const { reexpressedHashes } = await import("../../prereg/verify.js");
+    const tables = driftTables(await readRecordsIn(dir), await reexpressedHashes());
     process.stdout.write(
       args.json ? `${JSON.stringify(tables, null, 2)}\n` : renderDriftMarkdown(tables),
     );

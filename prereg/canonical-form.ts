@@ -1,0 +1,84 @@
+// What a lock hashes: the protocol with the effective value of every default written out, so a
+// later change of a default cannot change what a locked protocol means without changing its hash.
+import { canonicalHash } from "../core/canonical.js";
+import { DEFAULT_WORKTREE, type Fixture } from "../probes/contracts/fixture.js";
+import { cellLayout } from "../probes/contracts/fixture-paths.js";
+import type { Launch } from "../probes/contracts/probe-spec.js";
+import { type Script, sentinelNames } from "../probes/contracts/script.js";
+import type { Arm, Protocol } from "./protocol.js";
+
+/**
+ * The canonical forms a lock has been computed in, oldest first. `parsed` is the protocol as the
+ * schema parses it (its zod defaults filled, every other absent field left out): what locks held
+ * before `effective/1`, which also writes out the defaults the cell applies to an absent field.
+ */
+export const CANONICAL_FORMS = ["parsed", "effective/1"] as const;
+export type CanonicalForm = (typeof CANONICAL_FORMS)[number];
+
+/** The form new locks are computed in. */
+export const CURRENT_FORM: CanonicalForm = "effective/1";
+
+/** A fixture with every default the cell would apply written out. */
+function effectiveFixture(fixture: Fixture, script: Script) {
+  const nested = fixture.workspace === "nested-worktree";
+  const worktree = nested ? (fixture.worktree ?? DEFAULT_WORKTREE) : null;
+  const layout = cellLayout(fixture.workspace, worktree ?? undefined);
+  const placed = fixture.sentinelsIn ?? {};
+  return {
+    workspace: fixture.workspace,
+    trust: fixture.trust,
+    files: fixture.files.map((f) => ({ ...f, afterWorktree: f.afterWorktree ?? false })),
+    // Every sentinel the script names, where the cell puts it (the cell's own directory by default).
+    sentinelsIn: Object.fromEntries(sentinelNames(script).map((n) => [n, placed[n] ?? "cell"])),
+    worktree,
+    // "." is the workspace root, where the cell starts the CLI when the fixture names no cwd.
+    cwd: fixture.cwd ?? ".",
+    // Where the cell puts each root, relative to its own root: the ancestors a walk can reach.
+    layout: {
+      workspace: layout.workspace,
+      parent: layout.parent,
+      grandparent: layout.grandparent,
+      primary: layout.primary,
+      home: layout.home,
+    },
+  };
+}
+
+/** A launch with its defaults written out: no variable set or removed unless the arm says so. */
+function effectiveLaunch(launch: Launch) {
+  return { ...launch, env: { set: launch.env?.set ?? {}, unset: launch.env?.unset ?? [] } };
+}
+
+function effectiveArm(arm: Arm) {
+  return {
+    ...arm,
+    fixture: effectiveFixture(arm.fixture, arm.script),
+    launch: effectiveLaunch(arm.launch),
+  };
+}
+
+/** The value a form hashes. */
+export function canonicalValue(protocol: Protocol, form: CanonicalForm): unknown {
+  switch (form) {
+    case "parsed":
+      return protocol;
+    case "effective/1":
+      return { form, ...protocol, arms: protocol.arms.map(effectiveArm) };
+  }
+}
+
+/** The protocol's hash in `form` (the current one by default): what a lock pins. */
+export function protocolHash(protocol: Protocol, form: CanonicalForm = CURRENT_FORM): string {
+  return canonicalHash(canonicalValue(protocol, form));
+}
+
+/**
+ * The earlier form in which `protocol` hashes to `hash`, or null: a lock holding that hash
+ * registered exactly this content, written in a form that left some defaults unstated.
+ */
+export function earlierFormOf(protocol: Protocol, hash: string): CanonicalForm | null {
+  for (const form of CANONICAL_FORMS) {
+    if (form !== CURRENT_FORM && protocolHash(protocol, form) === hash) return form;
+  }
+  return null;
+}
