@@ -149,11 +149,11 @@ const forgeries: { name: string; note: RegExp; forge: () => Promise<void> }[] = 
   },
   {
     name: "a record whose arm claims a workspace trust the protocol does not register",
-    note: /arm only: recorded an untrusted workspace, the protocol registers a trusted one/,
+    note: /arm only: recorded an? (un)?trusted workspace, the protocol registers an? (un)?trusted one/,
     forge: async () => {
       const file = await run(["A"]);
       const json = await readJson(file);
-      for (const arm of json.arms) arm.workspaceTrusted = false;
+      for (const arm of json.arms) arm.workspaceTrusted = arm.workspaceTrusted !== true;
       await writeJson(file, json);
       await commit(repo.dir, "record");
     },

@@ -58,7 +58,8 @@ describe("the effective canonical form", () => {
     expect(value.spawns).toBe(3);
     expect(arm?.fixture).toMatchObject({
       workspace: "outside-home",
-      trust: true,
+      // A fresh install's state (docs/adr/0011-fixture-trust-default.md).
+      trust: false,
       sentinelsIn: { RAN: "cell" },
       worktree: null,
       cwd: ".",
@@ -101,7 +102,7 @@ describe("the effective canonical form", () => {
   });
 
   it.each([
-    ["trust", "{ trust: true }"],
+    ["trust", "{ trust: false }"],
     ["workspace", "{ workspace: outside-home }"],
     ["sentinelsIn", "{ sentinelsIn: { RAN: cell } }"],
   ])("hashes a stated default (%s) like the same default left out", (_name, fixture) => {
@@ -118,7 +119,7 @@ describe("the effective canonical form", () => {
   });
 
   it.each([
-    ["trust", "{ trust: false }"],
+    ["trust", "{ trust: true }"],
     ["sentinelsIn", "{ sentinelsIn: { RAN: workspace } }"],
     ["cwd", "{ cwd: sub }"],
   ])("moves the hash when %s differs from its default", (_name, fixture) => {
@@ -132,6 +133,6 @@ describe("the effective canonical form", () => {
     expect(protocolHash(p)).not.toBe(parsed);
     expect(earlierFormOf(p, parsed)).toBe("parsed");
     expect(earlierFormOf(p, protocolHash(p))).toBeNull();
-    expect(earlierFormOf(protocol({ fixture: "{ trust: false }" }), parsed)).toBeNull();
+    expect(earlierFormOf(protocol({ fixture: "{ trust: true }" }), parsed)).toBeNull();
   });
 });

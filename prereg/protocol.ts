@@ -22,7 +22,7 @@ export const MAX_SPAWNS = 100;
 export const armSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "expected a kebab-case arm id"),
   description: z.string().min(1),
-  fixture: fixtureSchema.default({ workspace: "outside-home", trust: true, files: [] }),
+  fixture: fixtureSchema.default({ workspace: "outside-home", trust: false, files: [] }),
   launch: launchSchema,
   script: scriptSchema.default({ turns: [], final: "done", classifier: "allow" }),
   expect: z.array(predicateSchema).min(1, "expected at least one predicate"),

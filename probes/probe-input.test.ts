@@ -23,7 +23,7 @@ describe("probe input from the command line", () => {
       final: "bye",
       classifier: "allow",
     });
-    expect(spec.fixture).toEqual({ workspace: "outside-home", trust: true, files: [] });
+    expect(spec.fixture).toEqual({ workspace: "outside-home", trust: false, files: [] });
   });
 
   it("builds a node launch from a node file", async () => {

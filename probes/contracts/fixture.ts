@@ -86,8 +86,9 @@ export const fixtureSchema = z
     /**
      * Mark the workspace trusted in the CLI's own config: Claude Code's ~/.claude.json
      * (hasTrustDialogAccepted), Codex's $CODEX_HOME/config.toml (projects.<ws>.trust_level).
+     * Absent: untrusted, as on a fresh install (docs/adr/0011-fixture-trust-default.md).
      */
-    trust: z.boolean().default(true),
+    trust: z.boolean().default(false),
     files: z
       .array(fixtureFileSchema)
       .max(MAX_FIXTURE_FILES, { message: `expected at most ${MAX_FIXTURE_FILES} files` })

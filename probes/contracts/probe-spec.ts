@@ -52,7 +52,7 @@ export function unusedSentinelPlacements(fixture: Fixture, script: Script): stri
 export const probeSpecSchema = z
   .strictObject({
     cli: cliRefSchema,
-    fixture: fixtureSchema.default({ workspace: "outside-home", trust: true, files: [] }),
+    fixture: fixtureSchema.default({ workspace: "outside-home", trust: false, files: [] }),
     script: scriptSchema.default({ turns: [], final: "done", classifier: "allow" }),
     launch: launchSchema,
     timeoutMs: z.number().int().positive().default(60_000),
