@@ -15,7 +15,6 @@ import {
   startCellFlush,
 } from "./cell/cell.js";
 import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
-import { applyLaunchEnv } from "./contracts/launch-env.js";
 import { type Observation, observationSchema, redactObservation } from "./contracts/observation.js";
 import { resolvePathsDeep } from "./contracts/placeholders.js";
 import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
@@ -28,6 +27,7 @@ import { type CapturedRequest, type FakeServer, startFakeServer } from "./fake/s
 import { isSideRequest, NOT_FOUND_ANSWER, sideRequestSummary } from "./fake/side-routes.js";
 import { acquireSlot, type NetnsSlot, netnsTools } from "./isolation/netns.js";
 import { observe } from "./observe/observe.js";
+import { spawnEnv } from "./spawn-env.js";
 import { ensureCli } from "./vendor-cache.js";
 
 /** Options of one probe spawn. */
@@ -148,14 +148,12 @@ export async function runProbe(
       ...(stdin === undefined ? {} : { stdin }),
     });
     const args = launched.args;
-    // The arm's own changes come last: they may drop a variable the driver sets (IS_SANDBOX).
-    const env = applyLaunchEnv(
-      buildChildEnv({
-        parent: process.env,
-        set: { ...cell.env, ...(planned?.env ?? {}), ...launched.env },
-      }),
-      launchSpec.env,
-    );
+    const env = spawnEnv({
+      cell: cell.env,
+      ...(planned === null ? {} : { planned: planned.env }),
+      launched: launched.env,
+      ...(launchSpec.env === undefined ? {} : { launch: launchSpec.env }),
+    });
     await driver.prepare?.({ cell, env, baseUrl, version: cli.version });
     const launch = slot ? slot.wrap(cli.bin, args) : { file: cli.bin, args };
     startCellFlush(cell);

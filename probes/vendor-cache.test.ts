@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -10,6 +10,7 @@ import {
   cliPath,
   defaultCacheDir,
   ensureCli,
+  installedFacts,
   listCli,
   npmRelevantLine,
   parseReportedVersion,
@@ -222,5 +223,51 @@ describe("installing what a run needs, before any spawn", () => {
     const stderr =
       "npm error code E404\nnpm error 404 Not Found - GET https://r/x - Not found\nnpm error A complete log of this run can be found in: /root/.npm/_logs/x.log\n";
     expect(npmRelevantLine(stderr)).toBe("404 Not Found - GET https://r/x - Not found");
+  });
+
+  it("reads what a record says of an install: the resolved binary and npm's integrity, running nothing", async () => {
+    const cacheDir = join(dir, "cache");
+    const ref = { name: "claude-code", version: "2.1.332" } as const;
+    expect(await installedFacts(ref, { cacheDir })).toBeNull();
+    const entry = join(cacheDir, "claude-code@2.1.332");
+    const pkgDir = join(entry, "node_modules", "@anthropic-ai", "claude-code");
+    await mkdir(pkgDir, { recursive: true });
+    await mkdir(join(entry, "node_modules", ".bin"));
+    await writeFile(join(pkgDir, "cli.js"), "");
+    await symlink(
+      "../@anthropic-ai/claude-code/cli.js",
+      join(entry, "node_modules", ".bin", "claude"),
+    );
+    await writeFile(
+      join(entry, "witness-vendor.json"),
+      JSON.stringify({
+        name: "claude-code",
+        version: "2.1.332",
+        pkg: "@anthropic-ai/claude-code",
+        bin: "node_modules/.bin/claude",
+        reported: "2.1.332",
+        installedAt: "2026-12-01T00:00:00.000Z",
+      }),
+    );
+    expect(await installedFacts(ref, { cacheDir })).toMatchObject({
+      resolvedBin: join(pkgDir, "cli.js"),
+      integrity: null,
+      packages: [],
+    });
+    await writeFile(
+      join(entry, "node_modules", ".package-lock.json"),
+      JSON.stringify({
+        packages: {
+          "node_modules/@anthropic-ai/claude-code": { version: "2.1.332", integrity: "sha512-abc" },
+          "node_modules/@img/sharp-linux-x64": { version: "0.34.0" },
+        },
+      }),
+    );
+    const facts = await installedFacts(ref, { cacheDir });
+    expect(facts?.integrity).toBe("sha512-abc");
+    expect(facts?.packages).toEqual([
+      { name: "@anthropic-ai/claude-code", version: "2.1.332", integrity: "sha512-abc" },
+      { name: "@img/sharp-linux-x64", version: "0.34.0", integrity: null },
+    ]);
   });
 });

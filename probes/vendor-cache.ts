@@ -1,7 +1,16 @@
 // Vendor CLI cache: exact npm versions installed once per name@version, resolved to their binary.
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  writeFile,
+} from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -266,4 +275,69 @@ export async function cliPath(
   const dir = entryDir(options.cacheDir ?? defaultCacheDir(options.env), ref);
   const entry = await readEntry(dir);
   return entry === null ? null : join(dir, entry.bin);
+}
+
+/** One package npm installed for a cache entry, as its hidden lockfile names it. */
+export interface InstalledPackage {
+  name: string;
+  version: string;
+  /** npm's Subresource Integrity string (`sha512-…`), null when the lockfile has none. */
+  integrity: string | null;
+}
+
+/** What a record says of the CLI that ran: its binary, what that resolves to, npm's integrity. */
+export interface InstalledFacts {
+  name: string;
+  version: string;
+  pkg: string;
+  bin: string;
+  /** The binary with every symlink resolved (the file that actually runs). */
+  resolvedBin: string;
+  /** npm's integrity of the CLI's own package, from the install's hidden lockfile. */
+  integrity: string | null;
+  /** Every package of the install (platform binaries included), from the same lockfile. */
+  packages: InstalledPackage[];
+}
+
+const hiddenLockSchema = z.object({
+  packages: z.record(
+    z.string(),
+    z.object({ version: z.string().optional(), integrity: z.string().optional() }),
+  ),
+});
+
+/** The installed facts of `ref`, or null when it is not in the cache (reads files, runs nothing). */
+export async function installedFacts(
+  ref: CliRef,
+  options: VendorCacheOptions = {},
+): Promise<InstalledFacts | null> {
+  const dir = entryDir(options.cacheDir ?? defaultCacheDir(options.env), ref);
+  const entry = await readEntry(dir);
+  if (entry === null) return null;
+  const bin = join(dir, entry.bin);
+  let packages: InstalledPackage[] = [];
+  try {
+    const lock = hiddenLockSchema.parse(
+      JSON.parse(await readFile(join(dir, "node_modules", ".package-lock.json"), "utf8")),
+    );
+    packages = Object.entries(lock.packages)
+      .filter(([path]) => path.startsWith("node_modules/"))
+      .map(([path, p]) => ({
+        name: path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length),
+        version: p.version ?? "",
+        integrity: p.integrity ?? null,
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  } catch {
+    // An install from before npm kept a hidden lockfile: the facts say so with nulls.
+  }
+  return {
+    name: ref.name,
+    version: entry.reported,
+    pkg: entry.pkg,
+    bin,
+    resolvedBin: await realpath(bin).catch(() => bin),
+    integrity: packages.find((p) => p.name === entry.pkg)?.integrity ?? null,
+    packages,
+  };
 }

@@ -55,6 +55,27 @@ export interface CellOptions {
   baseEnv: Record<string, string>;
 }
 
+/** The variables every process in a cell gets: its HOME, XDG, TMPDIR, CODEX_HOME, git isolation. */
+export function cellEnv(paths: {
+  home: string;
+  tmp: string;
+  codexHome: string;
+  gitConfig: string;
+}): Record<string, string> {
+  const { home } = paths;
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+    TMPDIR: paths.tmp,
+    CODEX_HOME: paths.codexHome,
+    GIT_CONFIG_GLOBAL: paths.gitConfig,
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
+}
+
 /** Builds a fresh cell under os.tmpdir(): directories, planted files, git workspace, trust. */
 export async function createCell(options: CellOptions): Promise<Cell> {
   // Checked again here, not only where a protocol is read: a library caller may build a Fixture by hand.
@@ -94,17 +115,7 @@ async function populate(
     ].map((dir) => mkdir(dir, { recursive: true })),
     writeFile(gitConfig, "[init]\n\tdefaultBranch = main\n[safe]\n\tdirectory = *\n"),
   ]);
-  const env: Record<string, string> = {
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_CACHE_HOME: join(home, ".cache"),
-    XDG_DATA_HOME: join(home, ".local", "share"),
-    XDG_STATE_HOME: join(home, ".local", "state"),
-    TMPDIR: tmp,
-    CODEX_HOME: codexHome,
-    GIT_CONFIG_GLOBAL: gitConfig,
-    GIT_CONFIG_NOSYSTEM: "1",
-  };
+  const env = cellEnv({ home, tmp, codexHome, gitConfig });
   const gitEnv = { ...baseEnv, ...env };
 
   const roots: Record<FileRoot, string> = {
