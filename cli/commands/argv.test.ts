@@ -182,7 +182,7 @@ describe("witness argv on the examples (built CLI)", () => {
   });
 
   it.each([
-    ["ambient-none-opencode.yaml", "ambient-context-refused"],
+    ["ambient-none-gemini.yaml", "ambient-context-refused"],
     ["full-access-opencode.yaml", "full-access-unsupported"],
     ["full-access-read-only.yaml", "full-access-with-filesystem"],
   ])("%s is refused with exit 2 and its reason code", async (file, code) => {

@@ -15,7 +15,7 @@ const workflow: WorkflowSpec = {
     { id: "a", adapter: "claude-code", prompt: "scan", agent: "scanner" },
     {
       id: "c",
-      adapter: "opencode",
+      adapter: "gemini",
       origin: "hand-written",
       prompt: "notes",
       ambientContext: "none",
@@ -43,12 +43,12 @@ describe("the plan screen", () => {
       "     sandboxed (not-requested); ambient_context all (workflow)",
       "  2. b  codex  planned  needs: a",
       "     sandboxed (not-requested); ambient_context all (workflow)",
-      "  3. c  opencode  hand-written  needs: -",
-      "     refused (ambient-context-refused): ambient_context none (from node) on opencode is refused: opencode loads its global AGENTS.md and every AGENTS.md up to the home directory, with no switch to stop it",
+      "  3. c  gemini  hand-written  needs: -",
+      "     refused (ambient-context-refused): ambient_context none (from node) on gemini is refused: Gemini CLI 0.61.0 loads the workspace's GEMINI.md in every headless run: context.fileName only adds names, and a headless run refuses an untrusted folder",
       "Disclosure",
       `  ${disclosureFor("claude-code", "isolated")}`,
       `  ${disclosureFor("codex", "isolated")}`,
-      `  ${disclosureFor("opencode", "hand-written")}`,
+      `  ${disclosureFor("gemini", "hand-written")}`,
     ]);
     expect(plan.deescalations).toEqual([]);
     expect(
@@ -62,7 +62,7 @@ describe("the plan screen", () => {
       "Disclosure",
       `  ${disclosureFor("claude-code", "loaded")}`,
       `  ${disclosureFor("codex", "loaded")}`,
-      `  ${disclosureFor("opencode", "hand-written")}`,
+      `  ${disclosureFor("gemini", "hand-written")}`,
       "De-escalations",
       "  agent mapping is off because this run loads your configuration (--accept-loaded-user-config): a same-named definition your settings discover would shadow the staged one",
       "  skill activation is off because this run loads your configuration (--accept-loaded-user-config): a same-named definition your settings discover would shadow the staged one",

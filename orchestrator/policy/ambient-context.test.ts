@@ -19,6 +19,8 @@ import {
   RECORD_0004,
   RECORD_0016,
   RECORD_0017,
+  RECORD_0018,
+  RECORD_0019,
 } from "./ambient-support.js";
 
 let repo: TempWorkspace;
@@ -270,7 +272,7 @@ describe("pi translation: its walk off, the engine's files appended root-most fi
 });
 
 describe("support table and its diagnostics", () => {
-  it("honours a cell only with a witness record: Claude Code (records 0001-0003), Codex (record 0004), Gemini CLI (0016) and Qwen Code (0017)", () => {
+  it("honours a cell only with a witness record: Claude Code (records 0001-0003), Codex (record 0004), Gemini CLI (0016), Qwen Code (0017), pi (0018) and opencode (0019)", () => {
     const honoured = Object.entries(AMBIENT_SUPPORT).flatMap(([backend, row]) =>
       Object.entries(row).flatMap(([value, cell]) =>
         cell.verdict === "honoured" ? [[backend, value, cell.record]] : [],
@@ -285,6 +287,11 @@ describe("support table and its diagnostics", () => {
       ["codex", "workspace", RECORD_0004],
       ["codex", "operator", RECORD_0004],
       ["codex", "all", RECORD_0004],
+      ["pi", "none", RECORD_0018],
+      ["pi", "workspace", RECORD_0018],
+      ["pi", "operator", RECORD_0018],
+      ["pi", "all", RECORD_0018],
+      ["opencode", "all", RECORD_0019],
       ["gemini", "workspace", RECORD_0016],
       ["gemini", "all", RECORD_0016],
       ["qwen", "none", RECORD_0017],
@@ -293,12 +300,12 @@ describe("support table and its diagnostics", () => {
   });
 
   it.each([
-    ["opencode", ["refused", "refused", "refused", "unmeasured"]],
+    ["opencode", ["unmeasured", "unmeasured", "unmeasured", "honoured"]],
     ["kimi", ["refused", "unmeasured", "refused", "unmeasured"]],
     ["grok", ["refused", "unmeasured", "refused", "unmeasured"]],
     ["claude-code", ["honoured", "honoured", "honoured", "honoured"]],
     ["codex", ["honoured", "honoured", "honoured", "honoured"]],
-    ["pi", ["unmeasured", "unmeasured", "unmeasured", "unmeasured"]],
+    ["pi", ["honoured", "honoured", "honoured", "honoured"]],
     ["gemini", ["refused", "honoured", "refused", "honoured"]],
     ["qwen", ["honoured", "unmeasured", "unmeasured", "honoured"]],
     ["cursor", ["unmeasured", "unmeasured", "unmeasured", "unmeasured"]],
@@ -310,13 +317,13 @@ describe("support table and its diagnostics", () => {
   });
 
   it("warns about an explicit value on an unmeasured cell", async () => {
-    const p = await plan({ adapter: "pi", ambientContext: "workspace" });
+    const p = await plan({ adapter: "opencode", ambientContext: "workspace" });
     expect(p.diagnostics.map((d) => [d.severity, d.code])).toEqual([
       ["warning", "ambient-context-unmeasured"],
     ]);
   });
 
-  it("stays quiet about the default on an unmeasured or refused cell", async () => {
+  it("stays quiet about the default on an honoured or unmeasured cell", async () => {
     expect((await plan({ adapter: "claude-code" })).diagnostics).toEqual([]);
     expect((await plan({ adapter: "opencode" })).diagnostics).toEqual([]);
   });
@@ -330,7 +337,7 @@ describe("support table and its diagnostics", () => {
     ["a run override", {}, { run: { ambientContext: "operator" } }],
     ["the environment", {}, { env: { WITNESS_AMBIENT_CONTEXT: "none" } }],
   ])("refuses a refused cell reached through %s at launch", async (_where, node, extra) => {
-    await expect(plan({ adapter: "opencode", ...node }, extra)).rejects.toMatchObject({
+    await expect(plan({ adapter: "gemini", ...node }, extra)).rejects.toMatchObject({
       name: "RefusalError",
       code: "ambient-context-refused",
     });

@@ -43,6 +43,12 @@ export const RECORD_0016 = "docs/measurements/0016-gemini-ambient-context-gemini
 /** Record 0017: the orchestrator's none and all nodes on Qwen Code 0.24.4. */
 export const RECORD_0017 = "docs/measurements/0017-qwen-ambient-context-qwen-0.24.4-3.json";
 
+/** Record 0018: the orchestrator's four pi 0.73.1 nodes. */
+export const RECORD_0018 = "docs/measurements/0018-pi-ambient-context-pi-0.73.1.json";
+
+/** Record 0019: the orchestrator's all node on opencode 1.18.33. */
+export const RECORD_0019 = "docs/measurements/0019-opencode-ambient-context-opencode-1.18.33.json";
+
 const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
 const refused = (why: string): SupportCell => ({ verdict: "refused", why });
 const allFour = (cell: SupportCell): Row => ({
@@ -57,10 +63,17 @@ const codexHonoured = (what: string): SupportCell => ({
   record: RECORD_0004,
   evidence: `${what}, workspace outside and under HOME, 3 of 3 spawns per arm`,
 });
-const NO_RECORD = (cli: string, how: string): SupportCell =>
-  unmeasured(`${cli} translates it (${how}), but no witness record has measured that launch yet`);
-const OPENCODE_LOADER =
-  "opencode loads its global AGENTS.md and every AGENTS.md up to the home directory, with no switch to stop it";
+const pi = (evidence: string): SupportCell => ({
+  verdict: "honoured",
+  record: RECORD_0018,
+  evidence: `--no-context-files ${evidence}, workspace outside and under HOME, 3 of 3 spawns per arm`,
+});
+// Record 0013 refuted the reported loader (the walk stops at the git root) and found switches,
+// so these cells are not refused; none is rendered yet, and each takes more than the value's files.
+const OPENCODE_NOT_RENDERED = (what: string): SupportCell =>
+  unmeasured(
+    `opencode 1.18.33 has switches for its instruction files (record 0013: OPENCODE_DISABLE_PROJECT_CONFIG drops the workspace's, with the repository's opencode.json; OPENCODE_CONFIG_DIR without an AGENTS.md drops the global one, and ~/.claude/CLAUDE.md then loads unless OPENCODE_DISABLE_CLAUDE_CODE, which also drops the workspace's CLAUDE.md); the orchestrator renders none of them for ${what} yet`,
+  );
 const KIMI_WALK = "kimi has no switch that skips the repository walk";
 const GROK_TRUST = "grok reads the project's instruction files whenever it trusts the folder";
 const CURSOR_NOT_ON_NPM = unmeasured(
@@ -124,12 +137,26 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
     operator: codexHonoured("project_doc_max_bytes=0 loaded $CODEX_HOME/AGENTS.md only"),
     all: codexHonoured("unchanged loading read both the repository's and $CODEX_HOME's AGENTS.md"),
   },
-  pi: allFour(NO_RECORD("pi", "--no-context-files plus the engine-resolved files")),
+  pi: {
+    none: pi("alone kept all six planted files out"),
+    workspace: pi(
+      "with the workspace's AGENTS.md appended by the engine loaded that file only (not the CLAUDE.md beside it)",
+    ),
+    operator: pi(
+      "with ~/.pi/agent/AGENTS.md and the files above the git root appended loaded those and none of the workspace's",
+    ),
+    all: pi("with both sets appended loaded all four, never ~/.claude/CLAUDE.md"),
+  },
   opencode: {
-    none: refused(OPENCODE_LOADER),
-    workspace: refused(OPENCODE_LOADER),
-    operator: refused(OPENCODE_LOADER),
-    all: unmeasured("opencode's native loading was read from its source, not measured"),
+    none: OPENCODE_NOT_RENDERED("none"),
+    workspace: OPENCODE_NOT_RENDERED("workspace"),
+    operator: OPENCODE_NOT_RENDERED("operator"),
+    all: {
+      verdict: "honoured",
+      record: RECORD_0019,
+      evidence:
+        "unchanged loading read the workspace's AGENTS.md and ~/.config/opencode/AGENTS.md, nothing above the git root, workspace outside and under HOME, 3 of 3 spawns per arm",
+    },
   },
   kimi: {
     none: refused(KIMI_WALK),

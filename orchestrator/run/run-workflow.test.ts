@@ -236,7 +236,7 @@ describe("witness orchestrate run", () => {
     const t = setup();
     const file = t.repo.write(
       "refused.yaml",
-      "nodes:\n  - {id: a, adapter: opencode, prompt: go, ambientContext: none}\n  - {id: b, adapter: opencode, prompt: go, needs: [a]}\n",
+      "nodes:\n  - {id: a, adapter: gemini, prompt: go, ambientContext: none}\n  - {id: b, adapter: gemini, prompt: go, needs: [a]}\n",
     );
     const summary = await runWorkflow({
       workflowFile: file,
