@@ -5,7 +5,7 @@ import { join } from "node:path";
 
 import { DOCS } from "../core/doc-paths.js";
 import { errorMessage } from "../core/error-text.js";
-import { gitOut, treeEntries } from "../core/git.js";
+import { readBlobs, treeEntries } from "../core/git.js";
 import { zodIssues } from "../core/read-input.js";
 import { type MeasurementRecord, recordSchema } from "../measurements/record.js";
 
@@ -59,6 +59,11 @@ export async function recordsAtHead(root: string): Promise<RecordsAtHead> {
     .sort((a, b) => a.path.localeCompare(b.path));
   const records: CommittedRecord[] = [];
   const rejected: RejectedRecord[] = [];
+  // Every blob in one git call: the gate's cost must not grow by a process per record.
+  const texts = await readBlobs(
+    entries.filter((e) => e.type === "blob" && e.mode !== "120000").map((e) => e.object),
+    root,
+  );
   for (const entry of entries) {
     if (entry.mode === "120000") {
       rejected.push({ path: entry.path, problem: "a symlink; a record must be a committed file" });
@@ -68,7 +73,7 @@ export async function recordsAtHead(root: string): Promise<RecordsAtHead> {
       rejected.push({ path: entry.path, problem: `a ${entry.type}, not a file` });
       continue;
     }
-    const parsed = parseRecordText(await gitOut(["cat-file", "blob", entry.object], { cwd: root }));
+    const parsed = parseRecordText(texts.get(entry.object) ?? "");
     if (typeof parsed === "string") rejected.push({ path: entry.path, problem: parsed });
     else records.push({ path: entry.path, record: parsed });
   }

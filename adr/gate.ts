@@ -3,13 +3,13 @@ import { basename, join, relative } from "node:path";
 
 import { DOCS } from "../core/doc-paths.js";
 import { errorMessage } from "../core/error-text.js";
-import { commitThatAdded, hasCommit, isAncestor, missingCommit, repoRoot } from "../core/git.js";
+import { hasCommit, missingCommit, repoRoot } from "../core/git.js";
 import { compareVersions } from "../core/version-order.js";
 import { recheckRecord } from "../measurements/recheck.js";
 import type { Verdict } from "../measurements/record.js";
-import { committedLocks } from "../prereg/lock-history.js";
-import { checkProtocol, isUsable, listProtocols, type LockCheck } from "../prereg/verify.js";
+import { isUsable, listProtocols, type LockCheck } from "../prereg/verify.js";
 import { type CommittedRecord, recordsAtHead, type RejectedRecord } from "./committed-records.js";
+import { type GateHistory, gateHistory } from "./gate-history.js";
 import { type AdrDoc, parseAdr } from "./parse-adr.js";
 
 /** What one required protocol contributes to an ADR. */
@@ -47,6 +47,8 @@ export interface GateContext {
   rejected: RejectedRecord[];
   /** Record files in the working tree only. */
   uncommitted: string[];
+  /** Git's and the protocols' answers, asked once per gate run. */
+  history: GateHistory;
 }
 
 /** One record judged against its protocol's lock: what it shows, or why it shows nothing. */
@@ -59,9 +61,7 @@ export interface RecordJudgement {
 
 // The committed versions of the lock that pin `hash`, oldest first: the lock file's own history.
 async function lockVersionsOf(check: LockCheck, ctx: GateContext, hash: string) {
-  return (await committedLocks(check.loaded.file, ctx.root)).filter(
-    (v) => v.lock.canonicalHash === hash,
-  );
+  return (await ctx.history.locks(check.loaded.file)).filter((v) => v.lock.canonicalHash === hash);
 }
 
 /**
@@ -90,12 +90,10 @@ export async function provenanceProblem(
   ) {
     return `${r.path} claims lock commit ${claimed.lockCommit.slice(0, 12)} at ${claimed.lockedAt}; the lock file says ${first.lock.commit.slice(0, 12)} at ${first.lock.lockedAt}`;
   }
-  const added = await commitThatAdded(r.path, ctx.root);
+  const added = await ctx.history.addedBy(r.path);
   if (added === null) return `${r.path} is not committed`;
   for (const v of versions) {
-    if (v.commit !== null && v.commit !== added && (await isAncestor(v.commit, added, ctx.root))) {
-      return null;
-    }
+    if (v.commit !== null && (await ctx.history.follows(added, v.commit))) return null;
   }
   const lockCommit = first.commit ?? "";
   if (!(await hasCommit(lockCommit, ctx.root)))
@@ -104,7 +102,17 @@ export async function provenanceProblem(
 }
 
 /** A record recomputed against the locked protocol, then its provenance when it confirms. */
-export async function judgeRecord(
+export function judgeRecord(
+  r: CommittedRecord,
+  check: LockCheck,
+  ctx: GateContext,
+): Promise<RecordJudgement> {
+  // Several ADRs and support-table cells ask about the same record: judge it once per lock.
+  const key = `judge\0${r.path}\0${check.loaded.file}\0${check.loaded.canonicalHash}`;
+  return ctx.history.once(key, () => judgeAgainstLock(r, check, ctx));
+}
+
+async function judgeAgainstLock(
   r: CommittedRecord,
   check: LockCheck,
   ctx: GateContext,
@@ -147,7 +155,7 @@ export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidenc
   if (file === undefined) return { ...none, note: `no protocol ${id} in ${DOCS.prereg}` };
   let check;
   try {
-    check = await checkProtocol(file);
+    check = await ctx.history.check(file);
   } catch (error) {
     return {
       ...none,
@@ -228,6 +236,7 @@ export async function loadGateContext(cwd: string): Promise<{ ctx: GateContext; 
     root,
     protocols: await listProtocols({ cwd: root }),
     ...(await recordsAtHead(root)),
+    history: gateHistory(root),
   };
   return { ctx, adrs };
 }

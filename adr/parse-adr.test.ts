@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { judgeAdr } from "./gate.js";
+import { gateHistory } from "./gate-history.js";
 import { parseAdr, withStatus } from "./parse-adr.js";
 
 describe("parseAdr", () => {
@@ -81,7 +82,14 @@ describe("withStatus", () => {
 describe("one reading of an ADR's status: the fake-status corpus", () => {
   const dir = join(import.meta.dirname, "test", "fixtures", "fake-status");
   const files = readdirSync(dir).filter((n) => n.endsWith(".md") && n !== "README.md");
-  const ctx = { root: dir, protocols: [], records: [], rejected: [], uncommitted: [] };
+  const ctx = {
+    root: dir,
+    protocols: [],
+    records: [],
+    rejected: [],
+    uncommitted: [],
+    history: gateHistory(dir),
+  };
 
   it("has cases to try", () => {
     expect(files.length).toBeGreaterThanOrEqual(9);

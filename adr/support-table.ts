@@ -2,7 +2,6 @@ import { access } from "node:fs/promises";
 import { join } from "node:path";
 
 import { AMBIENT_SUPPORT } from "../orchestrator/policy/ambient-support.js";
-import { checkProtocol } from "../prereg/verify.js";
 import { evidenceFor, type GateContext, judgeRecord, loadGateContext } from "./gate.js";
 
 /** One honoured cell of the orchestrator's ambient support table, checked against its record. */
@@ -31,7 +30,7 @@ async function checkCited(cell: string, path: string, ctx: GateContext): Promise
   }
   if (!evidence.ok) return fail(evidence.note);
   // The protocol has a confirming record; the cited one must be one as well, recomputed.
-  const check = await checkProtocol(evidence.file ?? "");
+  const check = await ctx.history.check(evidence.file ?? "");
   const judged = await judgeRecord(found, check, ctx);
   if (judged.problem !== null) return fail(judged.problem);
   if (judged.verdict !== "confirmed") return fail(`cites a ${judged.verdict ?? "rejected"} record`);

@@ -1,7 +1,6 @@
 // Per required protocol, every CLI version with a confirming record of its current lock: what
 // `witness adr status` prints as "holds on 2.1.282, 2.1.332".
 import { compareVersions } from "../core/version-order.js";
-import { checkProtocol } from "../prereg/verify.js";
 import { type AdrRow, type GateContext, judgeRecord } from "./gate.js";
 
 /** One required protocol and the versions its current lock is confirmed on. */
@@ -19,7 +18,7 @@ export async function versionsHeld(
   const out = new Map<string, VersionsHeld>();
   for (const e of rows.flatMap((r) => r.evidence)) {
     if (e.lockHash === null || e.file === undefined || out.has(e.protocol)) continue;
-    const check = await checkProtocol(e.file);
+    const check = await ctx.history.check(e.file);
     const confirming = ctx.records.filter(
       (r) =>
         r.record.protocol.id === e.protocol && e.counting.includes(r.record.protocol.canonicalHash),

@@ -15,6 +15,8 @@ export interface ExecRequest {
   signal?: AbortSignal;
   /** Inherit stdio instead of capturing (interactive pass-through). */
   inheritStdio?: boolean;
+  /** Capture stdout as bytes (`stdoutBytes`), for output whose lengths count bytes. */
+  binaryStdout?: boolean;
 }
 
 /** What a finished process did. A non-zero exit is a result, not an exception. */
@@ -22,12 +24,16 @@ export interface ExecResult {
   exitCode: number | null;
   signal: string | null;
   stdout: string;
+  /** Stdout as bytes, when the request asked for `binaryStdout` (stdout is then empty). */
+  stdoutBytes?: Uint8Array;
   stderr: string;
   durationMs: number;
   timedOut: boolean;
   /** Set when the file could not be started at all (ENOENT, EACCES). */
   spawnError: string | null;
 }
+
+const decoder = new TextDecoder();
 
 /** Starts `req.file` with `req.args` and waits for it; never throws for a failing child. */
 export async function runProcess(req: ExecRequest): Promise<ExecResult> {
@@ -41,17 +47,23 @@ export async function runProcess(req: ExecRequest): Promise<ExecResult> {
     ...(req.inheritStdio
       ? { stdio: "inherit" as const }
       : { input: req.input ?? "", stdout: "pipe" as const, stderr: "pipe" as const }),
+    ...(req.binaryStdout ? { encoding: "buffer" as const } : {}),
     ...(req.timeoutMs === undefined ? {} : { timeout: req.timeoutMs }),
     ...(req.signal === undefined ? {} : { cancelSignal: req.signal }),
     forceKillAfterDelay: 2000,
     maxBuffer: 64 * 1024 * 1024,
   });
   const spawnFailed = result.exitCode === undefined && result.signal === undefined && result.failed;
+  const bytes = (value: unknown) => (value instanceof Uint8Array ? value : undefined);
+  const text = (value: unknown) =>
+    typeof value === "string" ? value : value instanceof Uint8Array ? decoder.decode(value) : "";
+  const stdoutBytes = req.binaryStdout ? bytes(result.stdout) : undefined;
   return {
     exitCode: result.exitCode ?? null,
     signal: result.signal ?? null,
-    stdout: typeof result.stdout === "string" ? result.stdout : "",
-    stderr: typeof result.stderr === "string" ? result.stderr : "",
+    stdout: req.binaryStdout ? "" : text(result.stdout),
+    ...(stdoutBytes === undefined ? {} : { stdoutBytes }),
+    stderr: text(result.stderr),
     durationMs: performance.now() - started,
     timedOut: result.timedOut,
     spawnError: spawnFailed ? (result.code ?? result.shortMessage ?? "spawn failed") : null,

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { buildChildEnv } from "./child-env.js";
-import { gitOut, runGitBatch } from "./git.js";
+import { commitsAddingUnder, descendantsOf, gitOut, readBlobs, runGitBatch } from "./git.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -68,5 +68,57 @@ describe("hardened git", () => {
     expect(await gitOut(["symbolic-ref", "--short", "HEAD"], { cwd: repo, env })).not.toBe(
       "operator-branch",
     );
+  });
+});
+
+describe("the gate's batched questions", () => {
+  async function commitFile(path: string, text: string, message: string): Promise<string> {
+    await mkdir(join(dir, path, ".."), { recursive: true });
+    await writeFile(join(dir, path), text);
+    await runGitBatch(
+      [
+        ["add", "--", path],
+        ["commit", "-q", "-m", message],
+      ],
+      { cwd: dir },
+    );
+    return gitOut(["rev-parse", "HEAD"], { cwd: dir });
+  }
+
+  it("reads many blobs, multi-byte text included, in one cat-file and skips a missing one", async () => {
+    await runGitBatch([["init", "-q", "-b", "main"]], { cwd: dir });
+    await commitFile("a.txt", "één\nline two\n", "a");
+    await commitFile("b.txt", "plain", "b");
+    const ids = await Promise.all(
+      ["a.txt", "b.txt"].map((p) => gitOut(["rev-parse", `HEAD:${p}`], { cwd: dir })),
+    );
+    const missing = "0".repeat(40);
+    const texts = await readBlobs([...ids, missing], dir);
+    expect([...texts.entries()]).toEqual([
+      [ids[0], "één\nline two"],
+      [ids[1], "plain"],
+    ]);
+  });
+
+  it("names the oldest commit adding each path, and the descendants of a commit", async () => {
+    await runGitBatch([["init", "-q", "-b", "main"]], { cwd: dir });
+    const first = await commitFile("m/one.json", "1", "one");
+    const second = await commitFile("m/two.json", "2", "two");
+    await runGitBatch(
+      [
+        ["rm", "-q", "m/one.json"],
+        ["commit", "-q", "-m", "drop"],
+      ],
+      { cwd: dir },
+    );
+    const readd = await commitFile("m/one.json", "1 again", "one again");
+    await commitFile("other/x.json", "x", "outside");
+    const added = await commitsAddingUnder("m", dir);
+    expect(Object.fromEntries(added)).toEqual({ "m/one.json": first, "m/two.json": second });
+    const after = await descendantsOf(second, dir);
+    expect(after.has(readd)).toBe(true);
+    expect(after.has(second)).toBe(false);
+    expect(after.has(first)).toBe(false);
+    expect(await descendantsOf("f".repeat(40), dir)).toEqual(new Set());
   });
 });

@@ -49,6 +49,10 @@ export interface GitCall {
    */
   repo?: { gitDir: string; workTree: string };
   timeoutMs?: number;
+  /** Bytes for git's stdin (`cat-file --batch`). */
+  input?: string;
+  /** Stdout as bytes (`stdoutBytes`), for output that counts its lengths in bytes. */
+  binaryStdout?: boolean;
 }
 
 function globalOptions(call: GitCall): string[] {
@@ -71,6 +75,8 @@ export async function runGit(args: readonly string[], call: GitCall): Promise<Ex
     env: gitEnv(call),
     cwd: call.cwd,
     timeoutMs: call.timeoutMs ?? 60_000,
+    ...(call.input === undefined ? {} : { input: call.input }),
+    ...(call.binaryStdout === true ? { binaryStdout: true } : {}),
   });
   if (result.spawnError !== null) throw new InternalError(`cannot run git: ${result.spawnError}`);
   return result;
@@ -139,28 +145,6 @@ export async function lastCommitOf(path: string, cwd: string): Promise<string | 
   return out === "" ? null : out;
 }
 
-/** The commit that first added `path`, or null when it was never committed. */
-export async function commitThatAdded(path: string, cwd: string): Promise<string | null> {
-  const out = await gitOut(["log", "--diff-filter=A", "--format=%H", "--", path], { cwd });
-  return (
-    out
-      .split("\n")
-      .filter((l) => l !== "")
-      .at(-1) ?? null
-  );
-}
-
-/** True when `ancestor` is an ancestor of (or equal to) `descendant`. */
-export async function isAncestor(
-  ancestor: string,
-  descendant: string,
-  cwd: string,
-): Promise<boolean> {
-  // Exit 1 is "no"; an unknown commit (a shallow clone, rewritten history) is not an ancestor either.
-  const result = await runGit(["merge-base", "--is-ancestor", ancestor, descendant], { cwd });
-  return result.exitCode === 0;
-}
-
 /** The text of `path` as committed in `commit`, or null when that commit does not hold it. */
 export async function showAt(commit: string, path: string, cwd: string): Promise<string | null> {
   const result = await runGit(["show", `${commit}:${path}`], { cwd });
@@ -226,4 +210,60 @@ export async function treeEntries(commit: string, dir: string, cwd: string): Pro
       const [mode = "", type = "", object = ""] = line.slice(0, tab).split(" ");
       return { mode, type, object, path: line.slice(tab + 1) };
     });
+}
+
+/** The text of each blob, by object id, from one `git cat-file --batch` (absent when missing). */
+export async function readBlobs(
+  objects: readonly string[],
+  cwd: string,
+): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  if (objects.length === 0) return texts;
+  const result = await runGit(["cat-file", "--batch"], {
+    cwd,
+    input: `${objects.join("\n")}\n`,
+    binaryStdout: true,
+  });
+  if (result.exitCode !== 0)
+    throw new InternalError(`git cat-file --batch failed in ${cwd}: ${result.stderr.trim()}`);
+  const out = result.stdoutBytes ?? new Uint8Array();
+  const decoder = new TextDecoder();
+  // Each answer: "<oid> <type> <size>\n<size bytes>\n", or "<name> missing\n".
+  let at = 0;
+  while (at < out.length) {
+    const eol = out.indexOf(0x0a, at);
+    if (eol < 0) break;
+    const [oid = "", type = "", size = ""] = decoder.decode(out.subarray(at, eol)).split(" ");
+    at = eol + 1;
+    if (type === "missing" || size === "") continue;
+    const end = at + Number(size);
+    texts.set(oid, decoder.decode(out.subarray(at, end)).trim());
+    at = end + 1;
+  }
+  return texts;
+}
+
+/**
+ * For every path under `dir`, the oldest commit of HEAD's history that added it (a rename counts
+ * as an addition), for all of them in one `git log`.
+ */
+export async function commitsAddingUnder(dir: string, cwd: string): Promise<Map<string, string>> {
+  const out = await gitOut(
+    ["log", "--no-renames", "--diff-filter=A", "--format=%x01%H", "--name-only", "-z", "--", dir],
+    { cwd },
+  );
+  const added = new Map<string, string>();
+  // Newest first: a path added again after a deletion keeps its oldest addition, as the last seen.
+  for (const chunk of out.split("\x01")) {
+    const [commit = "", ...paths] = chunk.replace("\0\n", "\0").split("\0");
+    for (const path of paths) if (path !== "" && commit !== "") added.set(path, commit);
+  }
+  return added;
+}
+
+/** The commits of HEAD's history that descend from `commit` (itself excluded); empty when unknown. */
+export async function descendantsOf(commit: string, cwd: string): Promise<Set<string>> {
+  const result = await runGit(["rev-list", "--ancestry-path", `${commit}..HEAD`], { cwd });
+  if (result.exitCode !== 0) return new Set();
+  return new Set(result.stdout.split("\n").filter((l) => l !== ""));
 }
