@@ -7,8 +7,11 @@ import { type ExecRequest, type ExecResult, runProcess } from "../../core/exec.j
 /** The repository witness itself lives in. */
 export const WITNESS_ROOT = resolve(import.meta.dirname, "..", "..");
 
-/** The built CLI's entry point. */
+/** The built CLI's entry point: the bundle scripts/bundle-cli.mjs writes. */
 export const BUILT_CLI = join(WITNESS_ROOT, "dist", "cli", "main.js");
+
+/** esbuild's account of the bundle: every source in it and what each imports. */
+export const BUNDLE_METAFILE = join(WITNESS_ROOT, "dist", "cli", "bundle-meta.json");
 
 // The folders tsconfig.build.json compiles, and the assets post-build copies beside them.
 const BUILT_FOLDERS = [
