@@ -77,5 +77,7 @@ const result = await build({
     js: 'import { createRequire as __witnessRequire } from "node:module"; const require = __witnessRequire(import.meta.url);',
   },
   plugins: [importMetaOfSource, zodEnglishOnly],
+  // Finds its .wasm beside its own file (__dirname): it stays in node_modules, imported at run time.
+  external: ["node-sqlite3-wasm"],
 });
 writeFileSync(METAFILE, `${JSON.stringify(result.metafile)}\n`);
