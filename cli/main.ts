@@ -6,6 +6,7 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 
 import { commands } from "./commands/index.js";
+import { GROUP_NEEDS_COMMAND, unknownOption, unknownOptionMessage } from "./parse-errors.js";
 
 // A reader that closes early (`witness adr check | head`) is not an error worth a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
@@ -45,15 +46,28 @@ const cli = yargs(hideBin(process.argv))
     "$0 <command>\n\nMeasure what AI coding-agent CLIs really do with an argv, an environment and the files on disk.",
   )
   .command(commands)
-  .demandCommand(1, "Name a command; `witness --help` lists them.")
+  .demandCommand(1, GROUP_NEEDS_COMMAND)
   .strict()
   .recommendCommands()
   .help()
   .version(ownVersion())
   .wrap(Math.min(100, process.stdout.columns ?? 100))
-  .fail((message, error) => {
+  .fail((message, error, usage) => {
     if (error) throw error;
-    process.stderr.write(`witness: ${message}\nRun \`witness --help\` for usage.\n`);
+    // At run time the third argument is yargs' usage of the command that failed, not an Argv.
+    const context = usage as unknown as {
+      getDescriptions(): Record<string, unknown>;
+      showHelp(print: (text: string) => void): void;
+    };
+    const say = (line: string) => process.stderr.write(`${line}\n`);
+    const unknown = unknownOption(hideBin(process.argv), Object.keys(context.getDescriptions()));
+    if (unknown !== null) say(`witness: ${unknownOptionMessage(unknown)}`);
+    else if (message === GROUP_NEEDS_COMMAND) {
+      // A bare command group (`witness vendors`) shows its own subcommands, not the top list.
+      context.showHelp(say);
+    } else say(`witness: ${message}`);
+    if (unknown !== null || message !== GROUP_NEEDS_COMMAND)
+      say("Run `witness <command> --help` for usage.");
     process.exit(2);
   });
 

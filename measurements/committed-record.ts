@@ -2,7 +2,7 @@
 // read from git (HEAD), not whatever file happens to lie on disk.
 import { DOCS } from "../core/doc-paths.js";
 import { committedFiles, repoRoot, showAt } from "../core/git.js";
-import { sameVerdicts } from "./diff.js";
+import { sameArmVerdicts, sameVerdicts } from "./diff.js";
 import { type MeasurementRecord, recordSchema } from "./record.js";
 
 /** How a run compares with the committed record it repeats. */
@@ -42,6 +42,7 @@ export async function committedRecordsOf(
     if (!parsed.success) continue;
     const r = parsed.data;
     if (
+      r.selection === undefined &&
       counting.includes(r.protocol.canonicalHash) &&
       r.cli.name === record.cli.name &&
       r.cli.version === record.cli.version
@@ -70,7 +71,11 @@ export async function compareWithCommitted(
   return {
     kind: "compared",
     committed: first.path,
-    reproduces: sameVerdicts(first.record, record),
+    // A run of some arms is compared on those arms only.
+    reproduces:
+      record.selection === undefined
+        ? sameVerdicts(first.record, record)
+        : sameArmVerdicts(first.record, record, record.selection.arms),
     spawns: now === committed ? null : { committed, now },
   };
 }

@@ -123,3 +123,15 @@ export function renderDiff(d: RecordDiff): string {
 export function sameVerdicts(a: MeasurementRecord, b: MeasurementRecord): boolean {
   return a.verdict === b.verdict && diffRecords(a, b).every((d) => d.before === d.after);
 }
+
+/** True when every arm of `ids` has in `b` the verdict it has in `a` (a partial run's check). */
+export function sameArmVerdicts(
+  a: MeasurementRecord,
+  b: MeasurementRecord,
+  ids: readonly string[],
+): boolean {
+  return ids.every((id) => {
+    const x = a.arms.find((arm) => arm.id === id)?.verdict;
+    return x !== undefined && x === b.arms.find((arm) => arm.id === id)?.verdict;
+  });
+}

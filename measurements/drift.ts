@@ -103,21 +103,28 @@ export function renderDriftMarkdown(tables: readonly DriftTable[]): string {
     .join("\n");
 }
 
-/** Every record JSON in `dir` (files that are not records are left out, as the gate does). */
-export async function readRecordsIn(dir: string): Promise<MeasurementRecord[]> {
+/** Every record JSON in `dir` with its path (files that are not records are left out, as the gate does). */
+export async function readRecordFilesIn(
+  dir: string,
+): Promise<{ file: string; record: MeasurementRecord }[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith(".json")).sort();
   } catch {
     return [];
   }
-  const out: MeasurementRecord[] = [];
+  const out: { file: string; record: MeasurementRecord }[] = [];
   for (const name of names) {
     try {
-      out.push(await readRecord(join(dir, name)));
+      out.push({ file: join(dir, name), record: await readRecord(join(dir, name)) });
     } catch {
       // Not a record: the drift table is about records only.
     }
   }
   return out;
+}
+
+/** Every record JSON in `dir` (files that are not records are left out, as the gate does). */
+export async function readRecordsIn(dir: string): Promise<MeasurementRecord[]> {
+  return (await readRecordFilesIn(dir)).map((r) => r.record);
 }

@@ -46,6 +46,46 @@ export const armRecordSchema = z.object({
 });
 export type ArmRecord = z.infer<typeof armRecordSchema>;
 
+/** The CLI install that ran, as the vendor cache holds it (records written before it lack it). */
+export const installedCliSchema = z.object({
+  pkg: z.string(),
+  /** The binary the spawns started. */
+  bin: z.string(),
+  /** That binary with its symlinks resolved. */
+  resolvedBin: z.string(),
+  /** npm's integrity of the CLI's package (`sha512-…`), from the install's lockfile. */
+  integrity: z.string().nullable(),
+  packages: z.array(
+    z.object({ name: z.string(), version: z.string(), integrity: z.string().nullable() }),
+  ),
+});
+export type InstalledCli = z.infer<typeof installedCliSchema>;
+
+/** A run of some arms only (`--arm`, `--rerun`): not evidence of the whole protocol. */
+export const selectionSchema = z.object({
+  arms: z.array(z.string()),
+  /** Why these arms: `--arm`, or the record whose inconclusive arms were re-run. */
+  reason: z.string(),
+});
+export type Selection = z.infer<typeof selectionSchema>;
+
+/** A record merged from shards (`witness merge`): where each part ran. */
+export const shardsSchema = z.object({
+  count: z.number().int(),
+  runId: z.string().nullable(),
+  plan: z.string(),
+  parts: z.array(
+    z.object({
+      index: z.number().int(),
+      machine: z.record(z.string(), z.unknown()),
+      startedAt: z.string(),
+      finishedAt: z.string(),
+      spawns: z.number().int(),
+    }),
+  ),
+});
+export type Shards = z.infer<typeof shardsSchema>;
+
 /** A measurement record (`docs/measurements/NNNN-slug-cli-version.json`). */
 export const recordSchema = z.object({
   schema: z.literal("witness.record/1"),
@@ -68,7 +108,13 @@ export const recordSchema = z.object({
     version: z.string(),
     /** The versions the spawns actually reported. */
     versionsRun: z.array(z.string()),
+    /** The install that ran (absent in records written before witness recorded it). */
+    installed: installedCliSchema.optional(),
   }),
+  /** The witness that wrote the record (absent in records written before it was recorded). */
+  witness: z
+    .object({ version: z.string(), commit: z.string().nullable(), dirty: z.boolean().optional() })
+    .optional(),
   machine: z.object({
     platform: z.string(),
     release: z.string(),
@@ -84,5 +130,9 @@ export const recordSchema = z.object({
   verdictRule: z.string(),
   arms: z.array(armRecordSchema),
   verdict: verdictSchema,
+  /** Set when only some arms ran; such a record is not evidence of the whole protocol. */
+  selection: selectionSchema.optional(),
+  /** Set on a record `witness merge` assembled from shards. */
+  shards: shardsSchema.optional(),
 });
 export type MeasurementRecord = z.infer<typeof recordSchema>;

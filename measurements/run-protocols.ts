@@ -6,13 +6,52 @@ import { repoRoot } from "../core/git.js";
 import type { LockCheck } from "../prereg/verify.js";
 import { listProtocols, refuseUnlessLocked, verifyProtocols } from "../prereg/verify.js";
 import type { CliRef } from "../probes/contracts/probe-spec.js";
+import type { InstalledFacts } from "../probes/vendor-cache.js";
 import { compareWithCommitted, type Reproduction } from "./committed-record.js";
-import type { MeasurementRecord } from "./record.js";
-import { type ProbeFn, runProtocol } from "./runner.js";
+import { runPool } from "./pool.js";
+import type { InstalledCli, MeasurementRecord, SpawnRecord, Verdict } from "./record.js";
+import { recordInLedger } from "./run-ledger.js";
+import {
+  assembleRecord,
+  defaultProbe,
+  type ProbeFn,
+  type RecordFrame,
+  recordFrame,
+  runSpawn,
+  thisMachine,
+} from "./runner.js";
+import { selectArms } from "./select-arms.js";
+import { refuseExistingShard, type ShardFile, writeShardFile } from "./shard-file.js";
+import {
+  entryKey,
+  planId,
+  type PlannedSpawn,
+  planSpawns,
+  type RunEntry,
+  type Shard,
+  shardSpawns,
+} from "./spawn-plan.js";
+import { type WitnessBuild, witnessBuild } from "./witness-build.js";
 import { ensureWritableDir, writeRecord, type WrittenRecord } from "./write-record.js";
 
 /** Installs every CLI version a run needs before its first spawn; throws (exit 2) on a failure. */
 export type InstallFn = (refs: readonly CliRef[], cacheDir?: string) => Promise<void>;
+
+/** What the vendor cache says of an installed version (null when it is not installed). */
+export type FactsFn = (ref: CliRef, cacheDir?: string) => Promise<InstalledFacts | null>;
+
+/** One arm of one protocol run, finished: what a line of a non-terminal run's output says. */
+export interface ArmDone {
+  protocol: string;
+  slug: string;
+  cli: string;
+  arm: string;
+  /** The arm's verdict (null in a shard: its other spawns run elsewhere). */
+  verdict: Verdict | null;
+  /** The statuses of the spawns that ran here, in index order. */
+  statuses: SpawnRecord["status"][];
+  reasons: string[];
+}
 
 /** Options of `runProtocols` (`witness run`). */
 export interface RunProtocolsOptions {
@@ -32,13 +71,30 @@ export interface RunProtocolsOptions {
    * its CLI; several of one CLI make a matrix; protocols of a CLI not named are skipped.
    */
   clis?: readonly CliRef[];
+  /** Only these arms (`arm-id`, or `0001/arm-id` for one protocol's). */
+  arms?: readonly string[];
+  /** Only the arms whose verdict in the newest record (in `out`) is one of these. */
+  rerun?: readonly Verdict[];
+  /** Run one part of the spawns and write a partial result instead of records. */
+  shard?: Shard;
+  /** Tells two runs of one plan apart when their shards are merged (`--run-id`). */
+  runId?: string;
   signal?: AbortSignal;
   probe?: ProbeFn;
   /** The installer (default: the vendor cache, one registry query per CLI, one install per version). */
   install?: InstallFn;
+  /** The installed facts a record keeps (default: the vendor cache's). */
+  facts?: FactsFn;
+  /** The run ledger each written record is added to (none when absent). */
+  ledger?: string;
   onSpawn?: (protocol: string, done: number, total: number, arm: string) => void;
-  /** Told of each protocol skipped because no `--cli` names its CLI. */
+  /** Told of each arm as its last spawn here finishes. */
+  onArm?: (arm: ArmDone) => void;
+  /** Told after each record is written. */
+  onRecordWritten?: (run: ProtocolRun) => void;
+  /** Told of each protocol skipped (no `--cli` names its CLI, no arm selected). */
   onSkip?: (line: string) => void;
+  now?: () => Date;
 }
 
 /** One protocol's run on one version: its record, where it went, and how it compares. */
@@ -87,11 +143,29 @@ async function defaultInstall(refs: readonly CliRef[], cacheDir?: string): Promi
   await installAll(refs, cacheDir === undefined ? {} : { cacheDir });
 }
 
+async function defaultFacts(ref: CliRef, cacheDir?: string): Promise<InstalledFacts | null> {
+  const { installedFacts } = await import("../probes/vendor-cache.js");
+  return installedFacts(ref, cacheDir === undefined ? {} : { cacheDir });
+}
+
+/** A run decided, before anything is installed or spawned. */
+export interface RunPlan {
+  cwd: string;
+  out: string;
+  entries: RunEntry[];
+  /** Every spawn of the plan, in its order. */
+  spawns: PlannedSpawn[];
+  /** The spawns this machine runs (all of them unless a shard is asked for). */
+  mine: PlannedSpawn[];
+  skipped: string[];
+  plan: string;
+}
+
 /**
- * Checks every lock and the records directory, installs every CLI version needed, then runs each
- * protocol on each of its versions and writes its record.
+ * Checks every lock and the records directory, selects the arms, and lays out the spawns; refuses
+ * bad input (exit 2) before anything is installed or spawned.
  */
-export async function runProtocols(options: RunProtocolsOptions): Promise<ProtocolRun[]> {
+export async function planRun(options: RunProtocolsOptions): Promise<RunPlan> {
   const cwd = options.cwd ?? process.cwd();
   const given = options.files ?? [];
   if (options.all === true && given.length > 0)
@@ -113,34 +187,235 @@ export async function runProtocols(options: RunProtocolsOptions): Promise<Protoc
     options.out === undefined
       ? join(await repoRoot(cwd), DOCS.measurements)
       : resolve(cwd, options.out);
+  const all: RunEntry[] = planned.map(({ check, cli }) => ({
+    check,
+    cli,
+    spawns: options.spawns ?? check.loaded.protocol.spawns,
+    arms: check.loaded.protocol.arms,
+    selection: null,
+  }));
+  const selected = await selectArms(all, {
+    ...(options.arms === undefined ? {} : { arms: options.arms }),
+    ...(options.rerun === undefined ? {} : { rerun: options.rerun }),
+    recordsDir: out,
+  });
+  const spawns = planSpawns(selected.entries);
+  const mine = options.shard === undefined ? spawns : shardSpawns(spawns, options.shard);
+  return {
+    cwd,
+    out,
+    entries: selected.entries,
+    spawns,
+    mine,
+    skipped: [...skipped, ...selected.skipped],
+    plan: planId(selected.entries),
+  };
+}
+
+/** How a run ended: the records written, or the shard file, and what was skipped. */
+export interface RunOutcome {
+  runs: ProtocolRun[];
+  /** The partial result written by a shard, and how many spawns it ran. */
+  shard: { file: string; spawns: number } | null;
+  skipped: string[];
+}
+
+// Per entry: its frame, the spawns still to come here, and the ones done (by arm).
+interface EntryProgress {
+  frame: RecordFrame;
+  left: number;
+  armsLeft: Map<string, number>;
+  byArm: Map<string, SpawnRecord[]>;
+  startedAt: string | null;
+  finishedAt: string;
+}
+
+async function installedOf(
+  entries: readonly RunEntry[],
+  facts: FactsFn,
+  cacheDir: string | undefined,
+): Promise<Map<string, InstalledCli>> {
+  const out = new Map<string, InstalledCli>();
+  for (const { cli } of entries) {
+    const key = `${cli.name}@${cli.version}`;
+    if (out.has(key)) continue;
+    const f = await facts(cli, cacheDir);
+    if (f !== null)
+      out.set(key, {
+        pkg: f.pkg,
+        bin: f.bin,
+        resolvedBin: f.resolvedBin,
+        integrity: f.integrity,
+        packages: f.packages,
+      });
+  }
+  return out;
+}
+
+/**
+ * Runs a plan: installs every CLI version first, then every spawn of every protocol through one
+ * pool of `jobs`, writing each protocol's record as its last spawn finishes (or, for a shard, one
+ * partial result at the end).
+ */
+export async function runPlanned(options: RunProtocolsOptions): Promise<RunOutcome> {
+  const plan = await planRun(options);
+  const { out, entries } = plan;
   await ensureWritableDir(out);
+  if (options.shard !== undefined)
+    await refuseExistingShard(out, options.shard.index, options.shard.count);
+  if (entries.length === 0) {
+    for (const line of plan.skipped) options.onSkip?.(line);
+    return { runs: [], shard: null, skipped: plan.skipped };
+  }
   // Every version before the first spawn: a failed install stops the run with nothing written.
   await (options.install ?? defaultInstall)(
-    planned.map((p) => p.cli),
+    entries.map((e) => e.cli),
     options.cacheDir,
   );
-  for (const line of skipped) options.onSkip?.(line);
-  const runs: ProtocolRun[] = [];
-  for (const { check, cli } of planned) {
-    const record = await runProtocol(check, {
-      probe: options.probe,
-      cli,
-      spawns: options.spawns,
-      jobs: options.jobs,
-      keep: options.keep,
-      onCellKept: options.onCellKept,
-      cacheDir: options.cacheDir,
-      signal: options.signal,
-      onSpawn: (done, total, arm) => options.onSpawn?.(check.loaded.protocol.id, done, total, arm),
+  for (const line of plan.skipped) options.onSkip?.(line);
+  const now = options.now ?? (() => new Date());
+  const installed = await installedOf(entries, options.facts ?? defaultFacts, options.cacheDir);
+  const build: WitnessBuild = await witnessBuild();
+  const machine = thisMachine();
+  const progress: EntryProgress[] = entries.map((entry) => {
+    const mine = plan.mine.filter((s) => plan.entries[s.entry] === entry);
+    const armsLeft = new Map<string, number>();
+    for (const s of mine) armsLeft.set(s.arm.id, (armsLeft.get(s.arm.id) ?? 0) + 1);
+    const facts = installed.get(`${entry.cli.name}@${entry.cli.version}`);
+    return {
+      frame: recordFrame(entry, {
+        ...(facts === undefined ? {} : { installed: facts }),
+        witness: build,
+        machine,
+      }),
+      left: mine.length,
+      armsLeft,
+      byArm: new Map(),
+      startedAt: null,
+      finishedAt: "",
+    };
+  });
+  const probe = options.probe ?? (await defaultProbe());
+  // By entry: records are written as protocols finish, reported in the plan's order.
+  const runs = new Map<number, ProtocolRun>();
+  const spawnTimes = new Map<string, { startedAt: string; finishedAt: string }>();
+  // Records are written one at a time, in the order their protocols finish.
+  let writing: Promise<void> = Promise.resolve();
+  const finish = (e: number): void => {
+    const p = progress[e];
+    const entry = entries[e];
+    if (p === undefined || entry === undefined || options.shard !== undefined) return;
+    writing = writing.then(async () => {
+      const record = assembleRecord(p.frame, p.byArm, {
+        startedAt: p.startedAt ?? now().toISOString(),
+        finishedAt: p.finishedAt,
+      });
+      const written = await writeRecord(record, out);
+      if (options.ledger !== undefined) await recordInLedger(options.ledger, record, written.json);
+      const run: ProtocolRun = {
+        file: entry.check.loaded.file,
+        record,
+        written,
+        reproduction: await compareWithCommitted(record, plan.cwd, entry.check.counting),
+      };
+      runs.set(e, run);
+      options.onRecordWritten?.(run);
     });
-    options.signal?.throwIfAborted();
-    const written = await writeRecord(record, out);
-    runs.push({
-      file: check.loaded.file,
-      record,
-      written,
-      reproduction: await compareWithCommitted(record, cwd, check.counting),
-    });
+  };
+  const started = now().toISOString();
+  let done = 0;
+  try {
+    await runPool(
+      plan.mine,
+      options.jobs ?? 1,
+      async (task) => {
+        const p = progress[task.entry];
+        const entry = entries[task.entry];
+        if (p === undefined || entry === undefined) return;
+        const at = now().toISOString();
+        p.startedAt ??= at;
+        const spawn = await runSpawn(probe, task.spec, task.arm, task.index, options);
+        const end = now().toISOString();
+        spawnTimes.set(task.key, { startedAt: at, finishedAt: end });
+        p.finishedAt = end;
+        p.byArm.set(task.arm.id, [...(p.byArm.get(task.arm.id) ?? []), spawn]);
+        options.onSpawn?.(entry.check.loaded.protocol.id, ++done, plan.mine.length, task.arm.id);
+        const armLeft = (p.armsLeft.get(task.arm.id) ?? 1) - 1;
+        p.armsLeft.set(task.arm.id, armLeft);
+        if (armLeft === 0) options.onArm?.(armDone(entry, task.arm.id, p, options.shard));
+        if (--p.left === 0) finish(task.entry);
+      },
+      options.signal,
+    );
+  } finally {
+    // A record already being written is finished, never left half-written.
+    await writing.catch(() => undefined);
   }
-  return runs;
+  await writing;
+  options.signal?.throwIfAborted();
+  if (options.shard === undefined) {
+    const ordered = [...runs].sort(([a], [b]) => a - b).map(([, run]) => run);
+    return { runs: ordered, shard: null, skipped: plan.skipped };
+  }
+  const shardFile: ShardFile = {
+    schema: "witness.shard/1",
+    plan: plan.plan,
+    runId: options.runId ?? null,
+    shard: options.shard,
+    total: plan.spawns.length,
+    machine,
+    startedAt: started,
+    finishedAt: now().toISOString(),
+    entries: progress.map((p, e) => ({
+      key: entryKey(entries[e] as RunEntry),
+      header: p.frame.header,
+      arms: p.frame.arms,
+      selection: p.frame.selection,
+    })),
+    spawns: plan.mine.map((task) => {
+      const record = progress[task.entry]?.byArm
+        .get(task.arm.id)
+        ?.find((s) => s.index === task.index) as SpawnRecord;
+      return {
+        key: task.key,
+        entry: task.entry,
+        arm: task.arm.id,
+        index: task.index,
+        ...(spawnTimes.get(task.key) ?? { startedAt: started, finishedAt: started }),
+        record,
+      };
+    }),
+  };
+  const file = await writeShardFile(out, shardFile);
+  return { runs: [], shard: { file, spawns: plan.mine.length }, skipped: plan.skipped };
+}
+
+function armDone(
+  entry: RunEntry,
+  arm: string,
+  p: EntryProgress,
+  shard: Shard | undefined,
+): ArmDone {
+  const spawns = [...(p.byArm.get(arm) ?? [])].sort((a, b) => a.index - b.index);
+  const { id, slug } = entry.check.loaded.protocol;
+  const base = {
+    protocol: id,
+    slug,
+    cli: `${entry.cli.name}@${entry.cli.version}`,
+    arm,
+    statuses: spawns.map((s) => s.status),
+  };
+  if (shard !== undefined) return { ...base, verdict: null, reasons: [] };
+  const record = assembleRecord(
+    { ...p.frame, arms: p.frame.arms.filter((a) => a.id === arm) },
+    p.byArm,
+    { startedAt: "", finishedAt: "" },
+  );
+  const a = record.arms[0];
+  return { ...base, verdict: a?.verdict ?? "inconclusive", reasons: a?.reasons ?? [] };
+}
+
+/** Runs the protocols and writes their records (a whole run; `runPlanned` for shards). */
+export async function runProtocols(options: RunProtocolsOptions): Promise<ProtocolRun[]> {
+  return (await runPlanned(options)).runs;
 }

@@ -11,10 +11,19 @@ import {
   observationSchema,
   redactObservation,
 } from "../probes/contracts/observation.js";
-import { type CliRef, type ProbeSpec, probeSpecSchema } from "../probes/contracts/probe-spec.js";
+import type { CliRef, ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { runPool } from "./pool.js";
-import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
+import type {
+  ArmRecord,
+  InstalledCli,
+  MeasurementRecord,
+  Selection,
+  Shards,
+  SpawnRecord,
+} from "./record.js";
+import { planSpawns, type RunEntry } from "./spawn-plan.js";
 import { armVerdict, overallVerdict, spawnStatus, tally, VERDICT_RULE } from "./verdict.js";
+import type { WitnessBuild } from "./witness-build.js";
 
 /** What the runner passes to the probe cell besides the spec. */
 export interface ProbeCallOptions {
@@ -47,18 +56,20 @@ export interface RunProtocolOptions {
   now?: () => Date;
 }
 
-async function defaultProbe(): Promise<ProbeFn> {
+/** The probe cell's `runProbe`, imported on first use. */
+export async function defaultProbe(): Promise<ProbeFn> {
   // Lazy: the probe cell (servers, vendor cache) loads only when a run needs it.
   const { runProbe } = await import("../probes/index.js");
   return runProbe;
 }
 
-async function runSpawn(
+/** One spawn through the probe cell, judged against the arm's predicates (a probe error is a fault). */
+export async function runSpawn(
   probe: ProbeFn,
   spec: ProbeSpec,
   arm: Arm,
   index: number,
-  options: RunProtocolOptions,
+  options: Pick<RunProtocolOptions, "signal" | "keep" | "cacheDir" | "onCellKept">,
 ): Promise<SpawnRecord> {
   let observation: Observation;
   try {
@@ -105,36 +116,146 @@ async function runSpawn(
   };
 }
 
+/** What a record says besides its arms: the protocol, the CLI, the machine, the witness. */
+export type RecordHeader = Omit<
+  MeasurementRecord,
+  "arms" | "verdict" | "startedAt" | "finishedAt" | "isolation" | "selection" | "shards"
+>;
+
+/** A record before its spawns: the header, and per arm its id, description and predicate labels. */
+export interface RecordFrame {
+  header: RecordHeader;
+  arms: { id: string; description: string; labels: string[]; workspaceTrusted?: boolean }[];
+  selection: Selection | null;
+}
+
+/** The machine a run is on, as a record names it. */
+export function thisMachine(): MeasurementRecord["machine"] {
+  return {
+    platform: platform(),
+    release: release(),
+    arch: arch(),
+    node: process.version,
+    cpus: cpus().length,
+  };
+}
+
+/** The frame of `entry`'s record (what the run knows before any spawn). */
+export function recordFrame(
+  entry: RunEntry,
+  extras: {
+    installed?: InstalledCli;
+    witness?: WitnessBuild;
+    machine?: MeasurementRecord["machine"];
+  } = {},
+): RecordFrame {
+  const { loaded, lock } = entry.check;
+  if (lock === null) throw new InternalError(`${loaded.file}: cannot run an unlocked protocol`);
+  const protocol = loaded.protocol;
+  return {
+    header: {
+      schema: "witness.record/1",
+      protocol: {
+        id: protocol.id,
+        slug: protocol.slug,
+        title: protocol.title,
+        adr: protocol.adr,
+        hypothesis: protocol.hypothesis,
+        file: lock.file,
+        canonicalHash: loaded.canonicalHash,
+        bytesHash: loaded.bytesHash,
+        lockCommit: lock.commit,
+        lockedAt: lock.lockedAt,
+      },
+      cli: {
+        name: entry.cli.name,
+        version: entry.cli.version,
+        versionsRun: [],
+        ...(extras.installed === undefined ? {} : { installed: extras.installed }),
+      },
+      ...(extras.witness === undefined ? {} : { witness: extras.witness }),
+      machine: extras.machine ?? thisMachine(),
+      spawnsPerArm: entry.spawns,
+      verdictRule: VERDICT_RULE,
+    },
+    arms: entry.arms.map((arm) => ({
+      id: arm.id,
+      description: arm.description,
+      labels: arm.expect.map(predicateLabel),
+      workspaceTrusted: arm.fixture.trust,
+    })),
+    selection: entry.selection,
+  };
+}
+
+/** The record of a frame and its spawns (by arm id, in spawn order): verdicts, tallies, facts. */
+export function assembleRecord(
+  frame: RecordFrame,
+  spawnsByArm: ReadonlyMap<string, readonly SpawnRecord[]>,
+  times: { startedAt: string; finishedAt: string },
+  shards?: Shards,
+): MeasurementRecord {
+  const arms: ArmRecord[] = frame.arms.map((arm) => {
+    const spawns = [...(spawnsByArm.get(arm.id) ?? [])].sort((a, b) => a.index - b.index);
+    return {
+      id: arm.id,
+      description: arm.description,
+      ...(arm.workspaceTrusted === undefined ? {} : { workspaceTrusted: arm.workspaceTrusted }),
+      ...armVerdict(spawns),
+      tally: tally(arm.labels, spawns),
+      spawns,
+    };
+  });
+  const observations = arms.flatMap((a) =>
+    a.spawns.flatMap((s) => (s.observation === null ? [] : [s.observation])),
+  );
+  const { header } = frame;
+  return {
+    schema: header.schema,
+    protocol: header.protocol,
+    cli: {
+      ...header.cli,
+      versionsRun: [...new Set(observations.map((o) => o.cli.version))].sort(),
+    },
+    ...(header.witness === undefined ? {} : { witness: header.witness }),
+    machine: header.machine,
+    isolation: [...new Set(observations.map((o) => o.isolation))].sort(),
+    startedAt: times.startedAt,
+    finishedAt: times.finishedAt,
+    spawnsPerArm: header.spawnsPerArm,
+    verdictRule: header.verdictRule,
+    arms,
+    verdict: overallVerdict(arms),
+    ...(frame.selection === null ? {} : { selection: frame.selection }),
+    ...(shards === undefined ? {} : { shards }),
+  };
+}
+
 /** Runs every arm × spawn of a locked protocol and decides the verdicts; writes nothing. */
 export async function runProtocol(
   check: LockCheck,
   options: RunProtocolOptions = {},
 ): Promise<MeasurementRecord> {
-  const { loaded, lock } = check;
-  if (lock === null) throw new InternalError(`${loaded.file}: cannot run an unlocked protocol`);
+  const { loaded } = check;
   const protocol = loaded.protocol;
   const probe = options.probe ?? (await defaultProbe());
-  const spawns = options.spawns ?? protocol.spawns;
   const cli = options.cli ?? protocol.cli;
   // Another CLI's version would launch this protocol's argv on the wrong binary.
   if (cli.name !== protocol.cli.name)
     throw new InternalError(
       `${loaded.file}: protocol ${protocol.id} runs ${protocol.cli.name}, not ${cli.name}`,
     );
+  const entry: RunEntry = {
+    check,
+    cli,
+    spawns: options.spawns ?? protocol.spawns,
+    arms: protocol.arms,
+    selection: null,
+  };
+  const frame = recordFrame(entry);
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
-  const tasks = protocol.arms.flatMap((arm) =>
-    Array.from({ length: spawns }, (_, i) => ({
-      arm,
-      index: i + 1,
-      spec: probeSpecSchema.parse({
-        cli,
-        fixture: arm.fixture,
-        script: arm.script,
-        launch: arm.launch,
-      }),
-    })),
-  );
+  const tasks = planSpawns([entry]);
   let done = 0;
   const results = await runPool(
     tasks,
@@ -146,50 +267,10 @@ export async function runProtocol(
     },
     options.signal,
   );
-  const arms: ArmRecord[] = protocol.arms.map((arm) => {
-    const armSpawns = results.filter((_, i) => tasks[i]?.arm === arm);
-    return {
-      id: arm.id,
-      description: arm.description,
-      workspaceTrusted: arm.fixture.trust,
-      ...armVerdict(armSpawns),
-      tally: tally(arm.expect.map(predicateLabel), armSpawns),
-      spawns: armSpawns,
-    };
+  const byArm = new Map<string, SpawnRecord[]>();
+  results.forEach((spawn, i) => {
+    const id = tasks[i]?.arm.id ?? "";
+    byArm.set(id, [...(byArm.get(id) ?? []), spawn]);
   });
-  const observations = results.flatMap((s) => (s.observation === null ? [] : [s.observation]));
-  return {
-    schema: "witness.record/1",
-    protocol: {
-      id: protocol.id,
-      slug: protocol.slug,
-      title: protocol.title,
-      adr: protocol.adr,
-      hypothesis: protocol.hypothesis,
-      file: lock.file,
-      canonicalHash: loaded.canonicalHash,
-      bytesHash: loaded.bytesHash,
-      lockCommit: lock.commit,
-      lockedAt: lock.lockedAt,
-    },
-    cli: {
-      name: cli.name,
-      version: cli.version,
-      versionsRun: [...new Set(observations.map((o) => o.cli.version))].sort(),
-    },
-    machine: {
-      platform: platform(),
-      release: release(),
-      arch: arch(),
-      node: process.version,
-      cpus: cpus().length,
-    },
-    isolation: [...new Set(observations.map((o) => o.isolation))].sort(),
-    startedAt,
-    finishedAt: now().toISOString(),
-    spawnsPerArm: spawns,
-    verdictRule: VERDICT_RULE,
-    arms,
-    verdict: overallVerdict(arms),
-  };
+  return assembleRecord(frame, byArm, { startedAt, finishedAt: now().toISOString() });
 }

@@ -94,7 +94,7 @@ describe("witness shim", () => {
     [
       "an unknown option",
       (d: string) => ["shim", "install", "--dir", d, "claude", "--bogus"],
-      /Unknown argument: bogus/,
+      /unknown option --bogus/,
     ],
     [
       "a name with a slash",

@@ -5,6 +5,7 @@ import { argvCommand } from "./argv.js";
 import { bisectCommand } from "./bisect.js";
 import { diffCommand } from "./diff.js";
 import { driftCommand } from "./drift.js";
+import { mergeCommand } from "./merge.js";
 import { orchestrateCommand } from "./orchestrate.js";
 import { parentAccessCommand } from "./parent-access.js";
 import { planCommand } from "./plan.js";
@@ -20,6 +21,7 @@ import { vendorsCommand } from "./vendors.js";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type
 export const commands: CommandModule<{}, any>[] = [
   runCommand,
+  mergeCommand,
   preregCommand,
   adrCommand,
   diffCommand,

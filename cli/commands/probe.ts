@@ -1,6 +1,7 @@
 import type { CommandModule } from "yargs";
 
 import type { ProbeInput } from "../../probes/probe-input.js";
+import { timeoutMs, withCache, withJson, withTimeout } from "../common-options.js";
 import { handled } from "../exit.js";
 
 /** The flags of `witness probe`, as yargs hands them over. */
@@ -13,7 +14,9 @@ export interface ProbeArgs {
   "accept-loaded-user-config": boolean;
   json: boolean;
   keep: boolean;
-  timeout: number;
+  /** Seconds. */
+  timeout: number | undefined;
+  cache: string | undefined;
   "--"?: (string | number)[];
 }
 
@@ -27,7 +30,7 @@ export function probeInputFromArgs(args: ProbeArgs, cwd = process.cwd()): ProbeI
     ...(args.stdin === undefined ? {} : { stdin: args.stdin }),
     acceptLoadedUserConfig: args["accept-loaded-user-config"],
     argv: (args["--"] ?? []).map(String),
-    timeoutMs: args.timeout,
+    timeoutMs: timeoutMs(args.timeout) ?? 60_000,
     cwd,
   };
 }
@@ -37,32 +40,44 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
   command: "probe",
   describe: "Run a real vendor CLI once in a probe cell and print what it loaded, offered and ran",
   builder: (y) =>
-    y
-      .parserConfiguration({ "populate--": true })
-      .usage("$0 probe --cli <name@version> [--fixture f] [--script f] (--node f | -- <args>)")
-      .option("cli", { type: "string", demandOption: true, describe: "e.g. claude-code@2.1.332" })
-      .option("fixture", {
-        type: "string",
-        describe: "fixture file (YAML/JSON): files, layout, trust",
-      })
-      .option("script", { type: "string", describe: "fake model script (YAML/JSON)" })
-      .option("node", { type: "string", describe: "reference-orchestrator node file to render" })
-      .option("stdin", {
-        type: "string",
-        describe: "text for the CLI's standard input, e.g. the prompt (with raw arguments)",
-      })
-      .option("accept-loaded-user-config", { type: "boolean", default: false })
-      .option("json", {
-        type: "boolean",
-        default: false,
-        describe: "print the observation as JSON",
-      })
-      .option("keep", { type: "boolean", default: false, describe: "keep the cell on disk" })
-      .option("timeout", {
-        type: "number",
-        default: 60_000,
-        describe: "milliseconds",
-      }),
+    withTimeout(
+      withCache(
+        withJson(
+          y
+            .parserConfiguration({ "populate--": true })
+            .usage(
+              "$0 probe --cli <name@version> [--fixture f] [--script f] (--node f | -- <args>)",
+            )
+            .option("cli", {
+              type: "string",
+              demandOption: true,
+              describe: "the CLI version to run, e.g. claude-code@2.1.332",
+            })
+            .option("fixture", {
+              type: "string",
+              describe: "fixture file (YAML/JSON): files, layout, trust",
+            })
+            .option("script", { type: "string", describe: "fake model script (YAML/JSON)" })
+            .option("node", {
+              type: "string",
+              describe: "reference-orchestrator node file to render instead of -- <args>",
+            })
+            .option("stdin", {
+              type: "string",
+              describe: "text for the CLI's standard input, e.g. the prompt (with raw arguments)",
+            })
+            .option("accept-loaded-user-config", {
+              type: "boolean",
+              default: false,
+              describe: "render --node as the orchestrator does under that run flag",
+            })
+            .option("keep", { type: "boolean", default: false, describe: "keep the cell on disk" }),
+          "the observation",
+        ),
+      ),
+      "how long the CLI may run",
+      60,
+    ),
   handler: handled(async (args) => {
     const { loadProbeSpec } = await import("../../probes/probe-input.js");
     const { runProbe } = await import("../../probes/run-probe.js");
@@ -71,6 +86,7 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
     const { releaseWarmSlot } = await import("../../probes/isolation/netns.js");
     const observation = await runProbe(spec, {
       keep: args.keep,
+      ...(args.cache === undefined ? {} : { cacheDir: args.cache }),
       onCellKept: (dir) => process.stderr.write(`cell kept: ${dir}\n`),
     }).finally(releaseWarmSlot);
     process.stdout.write(

@@ -30,6 +30,12 @@ describe("witness run (built CLI)", () => {
     [["--all", "docs/prereg/0001-demo.yaml"], "not both"],
     [["--all", "--jobs", "0"], "--jobs: expected a positive integer"],
     [["--all", "--spawns", "1.5"], "--spawns: expected a positive integer"],
+    [["--all", "--shard", "4/3", "--out", "o"], '--shard "4/3": expected i from 1 to 3; got 4'],
+    [
+      ["--all", "--shard", "1/3"],
+      "--shard writes a partial result, not records: name its directory with --out",
+    ],
+    [["--all", "--junit", "missing/run.xml"], "--junit missing/run.xml: the directory"],
     [
       ["--all", "--cli", "claude-code@latest"],
       '--cli "claude-code@latest": expected an exact version like 2.1.332',

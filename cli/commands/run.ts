@@ -1,18 +1,30 @@
 import type { CommandModule } from "yargs";
 
 import { UsageError } from "../../core/errors.js";
-import type { Reproduction } from "../../measurements/committed-record.js";
+import type { Verdict } from "../../measurements/record.js";
+import type { RunProtocolsOptions } from "../../measurements/run-protocols.js";
+import { withCache, withJson } from "../common-options.js";
 import { handled } from "../exit.js";
 
-interface RunArgs {
+export { reproductionLine } from "../run-output.js";
+
+/** The parsed flags of `witness run`. */
+export interface RunArgs {
   protocols?: string[];
   all: boolean;
   spawns?: number;
   jobs: number;
   keep: boolean;
   out?: string;
-  cache?: string;
+  cache: string | undefined;
   cli?: string[];
+  arm?: string[];
+  rerun?: string[];
+  shard?: string;
+  "run-id"?: string;
+  "dry-run": boolean;
+  json: boolean;
+  junit?: string;
 }
 
 // Bounded before any work: `--spawns 1e9` would otherwise plan a billion spawns in memory.
@@ -24,120 +36,135 @@ function positiveInt(name: string, value: number | undefined, max: number): numb
   return value;
 }
 
-/** The line after a run that says how it compares with the committed record. */
-export function reproductionLine(r: Reproduction): string {
-  if (r.kind === "none") return r.why;
-  const spawns =
-    r.spawns === null
-      ? ""
-      : ` (spawn counts differ: ${r.spawns.committed} per arm committed, ${r.spawns.now} now)`;
-  return `${r.reproduces ? "reproduces the verdicts of" : "DIFFERS from the verdicts of"} the committed ${r.committed}${spawns}`;
-}
-
 /** The most spawns `witness run` starts at once. */
 const MAX_JOBS = 32;
+
+const asArray = (v: string | string[] | undefined) =>
+  v === undefined ? undefined : (Array.isArray(v) ? v : [v]).map(String);
+
+/** Maps the flags to the runner's options (no side effects but parsing; exit 2 on bad values). */
+export async function runOptionsFromArgs(
+  args: RunArgs,
+): Promise<Omit<RunProtocolsOptions, "signal" | "onSpawn" | "onArm" | "onSkip" | "onCellKept">> {
+  const { parseCliRef } = await import("../../probes/contracts/probe-spec.js");
+  const { MAX_SPAWNS } = await import("../../prereg/protocol.js");
+  const { parseShard } = await import("../../measurements/spawn-plan.js");
+  const shard = args.shard === undefined ? undefined : parseShard(String(args.shard));
+  if (shard !== undefined && args.out === undefined && !args["dry-run"])
+    throw new UsageError(
+      "--shard writes a partial result, not records: name its directory with --out",
+    );
+  if (shard !== undefined && args.junit !== undefined)
+    throw new UsageError(
+      "--junit needs the verdicts, which a shard does not have: pass it to witness merge",
+    );
+  const runId = args["run-id"];
+  if (runId !== undefined && shard === undefined)
+    throw new UsageError("--run-id only names the run a --shard belongs to");
+  return {
+    files: asArray(args.protocols) ?? [],
+    all: args.all,
+    spawns: positiveInt("spawns", args.spawns, MAX_SPAWNS),
+    jobs: positiveInt("jobs", args.jobs, MAX_JOBS),
+    keep: args.keep,
+    out: args.out,
+    cacheDir: args.cache,
+    clis: asArray(args.cli)?.map((text) => parseCliRef(text)),
+    arms: asArray(args.arm),
+    rerun: asArray(args.rerun) as Verdict[] | undefined,
+    ...(shard === undefined ? {} : { shard }),
+    ...(runId === undefined ? {} : { runId }),
+  };
+}
 
 /** `witness run <protocol>... | --all`: run registered protocols and write their records. */
 export const runCommand: CommandModule<object, RunArgs> = {
   command: "run [protocols..]",
   describe: "Run locked protocols through the probe cell and write their records",
   builder: (y) =>
-    y
-      .positional("protocols", {
-        type: "string",
-        array: true,
-        describe: "docs/prereg/NNNN-slug.yaml files",
-      })
-      .option("all", {
-        type: "boolean",
-        default: false,
-        describe: "run every protocol in docs/prereg",
-      })
-      .option("spawns", { type: "number", describe: "spawns per arm (default: the protocol's)" })
-      .option("jobs", { type: "number", default: 2, describe: "spawns at once" })
-      .option("keep", {
-        type: "boolean",
-        default: false,
-        describe: "keep each spawn's temporary cell",
-      })
-      .option("out", { type: "string", describe: "records directory (default docs/measurements)" })
-      .option("cache", { type: "string", describe: "vendor CLI cache directory" })
-      .option("cli", {
-        type: "string",
-        array: true,
-        describe:
-          "run this version instead, for that CLI's protocols only (others are skipped); repeat for a version matrix, e.g. --cli claude-code@2.1.282 --cli claude-code@2.1.332",
-      }),
+    withJson(
+      withCache(
+        y
+          .positional("protocols", {
+            type: "string",
+            array: true,
+            default: [],
+            defaultDescription: "none; or --all",
+            describe: "docs/prereg/NNNN-slug.yaml files",
+          })
+          .option("all", {
+            type: "boolean",
+            default: false,
+            describe: "run every protocol in docs/prereg",
+          })
+          .option("spawns", {
+            type: "number",
+            describe: "spawns per arm (default: the protocol's)",
+          })
+          .option("jobs", {
+            type: "number",
+            default: 2,
+            describe: "spawns at once, shared by every protocol of the run",
+          })
+          .option("keep", {
+            type: "boolean",
+            default: false,
+            describe: "keep each spawn's temporary cell",
+          })
+          .option("out", {
+            type: "string",
+            describe: "records directory (default docs/measurements); with --shard, the shard's",
+          })
+          .option("cli", {
+            type: "string",
+            array: true,
+            describe:
+              "run this version instead, for that CLI's protocols only (others are skipped); repeat for a version matrix, e.g. --cli claude-code@2.1.282 --cli claude-code@2.1.332",
+          })
+          .option("arm", {
+            type: "string",
+            array: true,
+            describe: "only this arm (repeat; 0001/arm-id for one protocol's); a partial record",
+          })
+          .option("rerun", {
+            type: "string",
+            array: true,
+            choices: ["inconclusive", "refuted"],
+            describe:
+              "only the arms with that verdict in the newest record of each protocol in --out",
+          })
+          .option("shard", {
+            type: "string",
+            describe:
+              "run part i of n of the spawns (e.g. 2/3; the same split on every machine) and write a partial result to --out for witness merge",
+          })
+          .option("run-id", {
+            type: "string",
+            describe:
+              "with --shard: the run the shards belong to (e.g. the CI's run id), checked by merge",
+          })
+          .option("dry-run", {
+            type: "boolean",
+            default: false,
+            describe:
+              "print every arm × spawn with its argv, environment and fixture; spawn nothing",
+          })
+          .option("junit", {
+            type: "string",
+            describe: "also write a JUnit XML report there: one case per arm",
+          }),
+      ),
+      "the run (records, verdicts, counts)",
+    ),
   handler: handled(async (args: RunArgs) => {
-    const { runProtocols } = await import("../../measurements/run-protocols.js");
-    const { shownPath } = await import("../../core/display-path.js");
-    const { parseCliRef } = await import("../../probes/contracts/probe-spec.js");
-    const { MAX_SPAWNS } = await import("../../prereg/protocol.js");
-    const clis = args.cli?.map((text) => parseCliRef(String(text)));
-    const spawns = positiveInt("spawns", args.spawns, MAX_SPAWNS);
-    const jobs = positiveInt("jobs", args.jobs, MAX_JOBS);
-    const controller = new AbortController();
-    let signalled = 130;
-    // Ctrl-C (and a polite kill) abort the spawns: no record is written, every cell is removed.
-    const onSigint = (): void => controller.abort();
-    const onSigterm = (): void => {
-      signalled = 143;
-      controller.abort();
-    };
-    // `on`, not `once`: execa's exit hook re-raises a signal once no other listener is left.
-    process.on("SIGINT", onSigint);
-    process.on("SIGTERM", onSigterm);
-    const tty = process.stderr.isTTY;
-    try {
-      const runs = await runProtocols({
-        files: args.protocols ?? [],
-        all: args.all,
-        spawns,
-        jobs,
-        keep: args.keep,
-        onCellKept: (dir) => process.stderr.write(`kept cell: ${dir}\n`),
-        out: args.out,
-        cacheDir: args.cache,
-        clis,
-        signal: controller.signal,
-        onSkip: (line) => process.stdout.write(`${line}\n`),
-        onSpawn: tty
-          ? (id, done, total, arm) =>
-              process.stderr.write(`\r\x1b[K${id}: ${done}/${total} spawns (${arm})`)
-          : undefined,
-      });
-      if (tty) process.stderr.write("\r\x1b[K");
-      const cwd = process.cwd();
-      for (const run of runs) {
-        const r = run.record;
-        process.stdout.write(
-          `${r.protocol.id} ${r.protocol.slug} on ${r.cli.name}@${r.cli.version}: ${r.verdict}\n`,
-        );
-        for (const arm of r.arms)
-          process.stdout.write(
-            `  ${arm.id}: ${arm.verdict}${arm.verdict === "confirmed" ? "" : ` (${arm.reasons.join("; ")})`}\n`,
-          );
-        process.stdout.write(
-          `  record: ${shownPath(run.written.json, cwd)} (.md, .csv beside it)\n`,
-        );
-        process.stdout.write(`  ${reproductionLine(run.reproduction)}\n`);
-      }
-      const { driftTables, renderDriftMarkdown } = await import("../../measurements/drift.js");
-      const tables = driftTables(runs.map((run) => run.record)).filter(
-        (t) => t.versions.length > 1,
-      );
-      if (tables.length > 0) process.stdout.write(`\ndrift:\n\n${renderDriftMarkdown(tables)}`);
-      return runs.every((run) => run.record.arms.every((a) => a.verdict === "confirmed")) ? 0 : 1;
-    } catch (error) {
-      if (controller.signal.aborted) {
-        if (tty) process.stderr.write("\r\x1b[K");
-        process.stderr.write("witness: interrupted; no record written\n");
-        return signalled;
-      }
-      throw error;
-    } finally {
-      process.removeListener("SIGINT", onSigint);
-      process.removeListener("SIGTERM", onSigterm);
+    const options = await runOptionsFromArgs(args);
+    const { checkOutputFile } = await import("../../core/output-file.js");
+    const junit = args.junit === undefined ? null : await checkOutputFile(args.junit, "--junit");
+    if (args["dry-run"]) {
+      const { printDryRun } = await import("../dry-run-output.js");
+      return printDryRun(options, args.json);
     }
+    const { executeRun } = await import("../run-execute.js");
+    return executeRun(options, { json: args.json, junit });
   }),
 };

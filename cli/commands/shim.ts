@@ -3,7 +3,9 @@ import type { Argv, CommandModule } from "yargs";
 import { UsageError } from "../../core/errors.js";
 import type { InstallShimsOptions } from "../../shims/install.js";
 import type { BehaviourInput, StdinMode } from "../../shims/shim-spec.js";
+import { printJson } from "../common-options.js";
 import { handled } from "../exit.js";
+import { GROUP_NEEDS_COMMAND } from "../parse-errors.js";
 
 /** The parsed flags of `witness shim install`. */
 export interface InstallArgs {
@@ -20,6 +22,7 @@ export interface InstallArgs {
   target?: string;
   env?: string[];
   stdin?: StdinMode;
+  json?: boolean;
 }
 
 /** The behaviour the flags ask for: scripted, a plan file still to read, or pass-through. */
@@ -100,6 +103,7 @@ const install: CommandModule<object, InstallArgs> = {
         type: "string",
         array: true,
         demandOption: true,
+        default: undefined,
         describe: "command names, e.g. claude codex",
       })
       .option("dir", {
@@ -140,6 +144,11 @@ const install: CommandModule<object, InstallArgs> = {
       .option("stdin", {
         choices: ["record", "ignore"] as const,
         describe: "read stdin for its size and digest (default record)",
+      })
+      .option("json", {
+        type: "boolean",
+        default: false,
+        describe: "print {dir, log, shims} as one JSON document on stdout",
       }),
   handler: handled(async (args) => {
     const request = behaviourFromArgs(args);
@@ -150,10 +159,14 @@ const install: CommandModule<object, InstallArgs> = {
       behaviour = await readCallPlanFile(request.callPlanFile);
     } else behaviour = request.behaviour;
     const installed = await installShims({ ...installOptionsFromArgs(args), behaviour });
+    process.stderr.write(`witness: put ${installed.dir} first on PATH for the code under test\n`);
+    if (args.json === true) {
+      printJson(installed);
+      return;
+    }
     for (const s of installed.shims)
       out(s.target === undefined ? `${s.name}\t${s.file}` : `${s.name}\t${s.file}\t-> ${s.target}`);
     out(`log\t${installed.log}`);
-    process.stderr.write(`witness: put ${installed.dir} first on PATH for the code under test\n`);
   }),
 };
 
@@ -161,11 +174,13 @@ const log: CommandModule<object, { file: string; json: boolean }> = {
   command: "log <file>",
   describe: "Print the calls recorded in a shim log",
   builder: (y) =>
-    y.positional("file", { type: "string", demandOption: true }).option("json", {
-      type: "boolean",
-      default: false,
-      describe: "print {records, problems} as JSON",
-    }),
+    y
+      .positional("file", { type: "string", demandOption: true, describe: "the shim log (JSONL)" })
+      .option("json", {
+        type: "boolean",
+        default: false,
+        describe: "print {records, problems} as one JSON document on stdout",
+      }),
   handler: handled(async (args) => {
     const { readShimLog } = await import("../../shims/read-log.js");
     const { formatLog } = await import("../../shims/format-log.js");
@@ -184,9 +199,8 @@ const log: CommandModule<object, { file: string; json: boolean }> = {
 
 /** `witness shim install|log`: argv-recording PATH shims and their log. */
 export const shimCommand: CommandModule = {
-  command: "shim <command>",
+  command: "shim",
   describe: "Install argv-recording PATH shims and read what they recorded",
-  builder: (y) =>
-    y.command(install).command(log).demandCommand(1, "Name a subcommand: install or log."),
+  builder: (y) => y.command(install).command(log).demandCommand(1, GROUP_NEEDS_COMMAND),
   handler: () => undefined,
 };

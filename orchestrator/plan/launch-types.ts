@@ -44,6 +44,8 @@ export interface PlanLaunchInput {
   env?: Readonly<Record<string, string | undefined>>;
   /** The node's working directory; the git root is resolved from it. */
   cwd: string;
+  /** The git root, when the caller knows it without a disk to look at (a dry run's cell). */
+  gitRoot?: string;
   /** The operator's HOME, for the Codex overlay source (defaults to env.HOME). */
   operatorHome?: string;
   parentDetector?: ParentAccessDetector;

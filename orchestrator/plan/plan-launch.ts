@@ -125,7 +125,7 @@ export async function planLaunch(
     ambient,
     filesystem: access.mode === "full-access" ? undefined : node.filesystem,
     access,
-    root: gitRoot(input.cwd),
+    root: input.gitRoot ?? gitRoot(input.cwd),
     cwd: input.cwd,
     operatorHome: input.operatorHome,
     env,

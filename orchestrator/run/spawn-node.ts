@@ -32,6 +32,40 @@ export interface SpawnContext {
   onStart: (running: NodeState) => Promise<void>;
 }
 
+/** Why a finished child counts as failed, in one line a person can act on (null: it succeeded). */
+export function failureReason(
+  file: string,
+  result: {
+    exitCode: number | null;
+    signal: string | null;
+    timedOut: boolean;
+    stderr: string;
+    spawnError: string | null;
+  },
+  timeoutMs?: number,
+): string | null {
+  if (result.spawnError !== null) {
+    const why =
+      result.spawnError === "ENOENT"
+        ? "not found (is it installed and on PATH?)"
+        : result.spawnError === "EACCES"
+          ? "not executable"
+          : "could not be started";
+    return `${file}: ${result.spawnError}: ${why}`;
+  }
+  if (result.timedOut)
+    return `timed out${timeoutMs === undefined ? "" : ` after ${timeoutMs / 1000} s`}`;
+  if (result.exitCode === 0) return null;
+  const last = result.stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
+    .at(-1);
+  const how =
+    result.signal !== null ? `killed by ${result.signal}` : `exit code ${String(result.exitCode)}`;
+  return last === undefined ? how : `${how}: ${redactText(last).slice(0, 300)}`;
+}
+
 /** Spawns a planned node and returns its settled state; a failing child is a result, not a throw. */
 export async function spawnNode(plan: LaunchPlan, context: SpawnContext): Promise<NodeState> {
   const id = plan.nodeId;
@@ -78,10 +112,11 @@ export async function spawnNode(plan: LaunchPlan, context: SpawnContext): Promis
     exitCode: result.exitCode,
     durationMs: Math.round(result.durationMs),
   });
+  const reason = failureReason(plan.file, result, context.timeoutMs);
   return {
     status,
     exitCode: result.exitCode,
-    ...(result.spawnError === null ? {} : { reason: result.spawnError }),
+    ...(reason === null ? {} : { reason }),
     startedAt,
     finishedAt: new Date().toISOString(),
   };

@@ -23,6 +23,7 @@ export async function renderNodeLaunch(
   launch: Extract<Launch, { node: unknown }>,
   cli: ProbeCliName,
   cell: Cell,
+  options: { dryRun?: boolean } = {},
 ): Promise<NodeLaunch> {
   const node = parseWith(nodeSpecSchema, launch.node, "launch.node");
   if (node.adapter !== undefined && node.adapter !== cli) {
@@ -34,6 +35,8 @@ export async function renderNodeLaunch(
   const plan = await planLaunch({
     node: { ...node, adapter: cli },
     cwd: cell.cwd,
+    // A dry run's cell exists only on paper: its workspace is the repository root, as it would be.
+    ...(options.dryRun === true ? { gitRoot: cell.workspace } : {}),
     operatorHome: cell.home,
     env: cell.env,
     run: { acceptLoadedUserConfig: launch.acceptLoadedUserConfig },
@@ -41,7 +44,7 @@ export async function renderNodeLaunch(
   const env = { ...plan.env };
   if (plan.homeOverlay !== undefined) {
     const target = join(cell.root, "overlay", plan.homeOverlay.variable);
-    await materializeHomeOverlay(plan.homeOverlay, target);
+    if (options.dryRun !== true) await materializeHomeOverlay(plan.homeOverlay, target);
     env[plan.homeOverlay.variable] = target;
   }
   return { args: plan.args, env, ...(plan.stdin === undefined ? {} : { stdin: plan.stdin }) };

@@ -1,0 +1,105 @@
+// `witness run` once its flags are parsed: signals, progress, the output, the exit code.
+import { shownPath } from "../core/display-path.js";
+import type { RunOutcome, RunProtocolsOptions } from "../measurements/run-protocols.js";
+import { printJson } from "./common-options.js";
+import { armLine, recordBlock, runAnnotations, runJson, summaryLine } from "./run-output.js";
+
+/** Runs the protocols, prints as the terminal or the CI wants, and returns the exit code. */
+export async function executeRun(
+  options: Omit<RunProtocolsOptions, "signal">,
+  output: { json: boolean; junit: string | null },
+): Promise<number> {
+  const { runPlanned } = await import("../measurements/run-protocols.js");
+  const { runLedgerPath } = await import("../measurements/run-ledger.js");
+  const { releaseWarmSlot } = await import("../probes/isolation/netns.js");
+  const controller = new AbortController();
+  let signalled = 130;
+  // Ctrl-C (and a polite kill) abort the spawns: no unfinished record is written, every cell is removed.
+  const onSigint = (): void => controller.abort();
+  const onSigterm = (): void => {
+    signalled = 143;
+    controller.abort();
+  };
+  // `on`, not `once`: execa's exit hook re-raises a signal once no other listener is left.
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
+  const tty = process.stderr.isTTY;
+  const clear = () => {
+    if (tty) process.stderr.write("\r\x1b[K");
+  };
+  const out = (line: string) => {
+    clear();
+    (output.json ? process.stderr : process.stdout).write(`${line}\n`);
+  };
+  let written = 0;
+  let outcome: RunOutcome;
+  try {
+    outcome = await runPlanned({
+      ...options,
+      ledger: runLedgerPath(options.cacheDir),
+      signal: controller.signal,
+      onCellKept: (dir) => process.stderr.write(`kept cell: ${dir}\n`),
+      onSkip: out,
+      onArm: (arm) => {
+        if (!output.json) out(armLine(arm));
+      },
+      onRecordWritten: () => {
+        written++;
+      },
+      onSpawn: tty
+        ? (id, done, total, arm) =>
+            process.stderr.write(`\r\x1b[K${id}: ${done}/${total} spawns (${arm})`)
+        : undefined,
+    }).finally(releaseWarmSlot);
+  } catch (error) {
+    if (controller.signal.aborted) {
+      clear();
+      process.stderr.write(
+        written === 0
+          ? "witness: interrupted; no record written\n"
+          : `witness: interrupted; ${written} finished record(s) written, no unfinished one\n`,
+      );
+      return signalled;
+    }
+    throw error;
+  } finally {
+    clear();
+    process.removeListener("SIGINT", onSigint);
+    process.removeListener("SIGTERM", onSigterm);
+  }
+  return reportOutcome(outcome, output);
+}
+
+/** Prints a finished run (or merge) and returns its exit code: 0 only when every arm confirmed. */
+export async function reportOutcome(
+  outcome: RunOutcome,
+  output: { json: boolean; junit: string | null },
+): Promise<number> {
+  const cwd = process.cwd();
+  const records = outcome.runs.map((r) => r.record);
+  if (outcome.shard !== null) {
+    const line = `shard written: ${shownPath(outcome.shard.file, cwd)} (${outcome.shard.spawns} spawns); merge every shard with witness merge`;
+    if (output.json) printJson({ shard: outcome.shard, skipped: outcome.skipped });
+    else process.stdout.write(`${line}\n`);
+    return 0;
+  }
+  if (output.junit !== null) {
+    const { renderJunit } = await import("../core/junit-xml.js");
+    const { recordSuites } = await import("../measurements/junit.js");
+    const { writeOutputFile } = await import("../core/output-file.js");
+    await writeOutputFile(output.junit, renderJunit("witness run", recordSuites(records)));
+  }
+  const notes = runAnnotations(records, process.env);
+  if (output.json) {
+    for (const n of notes) process.stderr.write(`${n}\n`);
+    printJson(runJson(outcome.runs, outcome.skipped));
+  } else {
+    for (const run of outcome.runs) process.stdout.write(`${recordBlock(run, cwd).join("\n")}\n`);
+    const { driftTables, renderDriftMarkdown } = await import("../measurements/drift.js");
+    const tables = driftTables(records).filter((t) => t.versions.length > 1);
+    if (tables.length > 0) process.stdout.write(`\ndrift:\n\n${renderDriftMarkdown(tables)}`);
+    for (const n of notes) process.stdout.write(`${n}\n`);
+    process.stdout.write(records.length === 0 ? "nothing to run\n" : `${summaryLine(records)}\n`);
+  }
+  return records.every((r) => r.arms.every((a) => a.verdict === "confirmed")) ? 0 : 1;
+}
