@@ -54,13 +54,16 @@ async function bareRunners(name: ProbeCliName, bin: string) {
     ...(driver.prepareCell === undefined ? {} : { prepare: driver.prepareCell }),
     baseEnv,
   });
-  const template = join(cell.root, "home-template");
-  await cp(cell.home, template, { recursive: true });
   const resolved = resolveSentinelsDeep(script, (name) => cellSentinelPath(cell, name));
   const { version } = PINNED[name];
   const server = await startFakeServer(driverResponder(driver, resolved, version));
   const launched = driver.launch({ argv: ARGV[name], baseUrl: server.url, version, cell });
   const env = buildChildEnv({ parent: process.env, set: { ...cell.env, ...launched.env } });
+  // What runProbe writes once the endpoint is known (pi's provider, opencode's seeded config
+  // directories) belongs to the initial HOME every fresh run starts from.
+  await driver.prepare?.({ cell, env, baseUrl: server.url, version });
+  const template = join(cell.root, "home-template");
+  await cp(cell.home, template, { recursive: true });
   const args = launched.args;
   const spawn = async (runEnv: Record<string, string>) => {
     const r = await runProcess({
