@@ -4,7 +4,7 @@
 // Each run keeps its cell, copies the session file(s) the CLI wrote, and writes COMMAND.md and
 // meta.json beside them; the cell is removed afterwards.
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 
 import { PINNED } from "../probes/contracts/pinned.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
@@ -84,16 +84,23 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-/** The session files a kept cell holds for a CLI, relative to the cell's HOME. */
-function sessionFiles(cli: ProbeSpec["cli"]["name"], home: string): Promise<string[]> {
+/** The session files a kept cell holds for a CLI, relative to the cell's HOME, each with the name its copy gets. */
+function sessionFiles(
+  cli: ProbeSpec["cli"]["name"],
+  home: string,
+): Promise<{ file: string; name: string }[]> {
   const env = { HOME: home };
-  return driverFor(cli)
-    .readTranscript(env, { markers: [], stdout: "", stderr: "" })
-    .then((facts) => {
-      if (facts.path === null) throw new Error(`${cli} wrote no session under ${home}`);
-      const path = relative(home, facts.path);
-      return cli === "opencode" ? [path, `${path}-wal`] : [path];
-    });
+  const driver = driverFor(cli);
+  return driver.readTranscript(env, { markers: [], stdout: "", stderr: "" }).then((facts) => {
+    if (facts.path === null) throw new Error(`${cli} wrote no session under ${home}`);
+    const path = relative(home, facts.path);
+    const name = driver.sessionFixture?.name ?? basename(path);
+    const companions = driver.sessionFixture?.companions ?? [];
+    return [
+      { file: path, name },
+      ...companions.map((suffix) => ({ file: `${path}${suffix}`, name: `${name}${suffix}` })),
+    ];
+  });
 }
 
 async function record(scenario: Scenario): Promise<void> {
@@ -107,10 +114,7 @@ async function record(scenario: Scenario): Promise<void> {
     await mkdir(out, { recursive: true });
     const files = await sessionFiles(scenario.spec.cli.name, home);
     const copied: string[] = [];
-    for (const file of files) {
-      // pi's file is named by time and id (kept in meta.json); the copy has a stable name.
-      const name =
-        scenario.spec.cli.name === "pi" ? "session.jsonl" : (file.split("/").at(-1) ?? file);
+    for (const { file, name } of files) {
       try {
         await copyFile(join(home, file), join(out, name));
         copied.push(name);

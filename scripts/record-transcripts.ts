@@ -74,7 +74,8 @@ async function record(ref: string, scenario: Scenario): Promise<string> {
     const out = join(FIXTURES, `${name}-${observation.cli.version}-${scenario.name}`);
     await rm(out, { recursive: true, force: true });
     await mkdir(join(out, "sidechains"), { recursive: true });
-    await copyFile(session, join(out, name === "claude-code" ? "session.jsonl" : "rollout.jsonl"));
+    const fixtureName = driverFor(name).sessionFixture?.name ?? basename(session);
+    await copyFile(session, join(out, fixtureName));
     for (const side of sidechains) await copyFile(side, join(out, "sidechains", basename(side)));
     if (sidechains.length === 0) await rm(join(out, "sidechains"), { recursive: true });
     const meta = {

@@ -22,9 +22,12 @@ const CODEX = ["0.58.0", "0.60.1", "0.96.0", "0.156.1", "0.169.0", "0.171.0"].ma
   (v) => `codex@${v}`,
 );
 
-// Codex takes its prompt after `exec`; the others after -p.
-const argv = (name: CliRef["name"]) =>
-  name === "codex" ? ["exec", "Reply with the word done."] : ["-p", "Reply with the word done."];
+// Each swept CLI's prompt argv: Codex takes it after `exec`, Claude Code after -p.
+const ARGV: Partial<Record<CliRef["name"], string[]>> = {
+  "claude-code": ["-p", "Reply with the word done."],
+  codex: ["exec", "Reply with the word done."],
+};
+const argv = (name: CliRef["name"]) => ARGV[name] ?? ["-p", "Reply with the word done."];
 const FIXTURE: Partial<Record<CliRef["name"], string>> = {
   "claude-code": "probes/examples/claude-md-sources.fixture.yaml",
   codex: "probes/examples/agents-md.fixture.yaml",

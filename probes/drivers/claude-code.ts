@@ -99,6 +99,7 @@ export const claudeCodeDriver: ProbeDriver = {
     if (decision === "reject" || (result.isError && DENIED.test(result.text))) return "denied";
     return result.isError ? "error" : "ran";
   },
+  sessionFixture: { name: "session.jsonl" },
   instructionFiles: [
     { at: "workspace", path: "CLAUDE.md", when: "project scope" },
     { at: "workspace", path: ".claude/CLAUDE.md", when: "project scope" },

@@ -144,6 +144,7 @@ export const codexDriver: ProbeDriver = {
     if (SANDBOX_DENIED.test(result.text)) return "denied";
     return exit === null && !result.isError && !/error|failed/i.test(result.text) ? "ran" : "error";
   },
+  sessionFixture: { name: "rollout.jsonl" },
   instructionFiles: [
     { at: "workspace", path: "AGENTS.md", when: "from the repository root down to the cwd" },
     { at: "workspace", path: "AGENTS.override.md", when: "instead of AGENTS.md in its directory" },

@@ -156,4 +156,9 @@ export interface ProbeDriver {
   ) => ToolOutcome;
   /** Instruction files the CLI is known to read (documentation; fixtures choose their own). */
   readonly instructionFiles: readonly InstructionFile[];
+  /**
+   * How a recorded fixture keeps the session: the stable name its main file is copied under
+   * (absent: its own name) and the suffixed files that belong to it (opencode's `-wal`).
+   */
+  readonly sessionFixture?: { name?: string; companions?: readonly string[] };
 }

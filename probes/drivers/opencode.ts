@@ -144,6 +144,8 @@ export const opencodeDriver: ProbeDriver = {
   trustWorkspace: () => Promise.resolve(),
   readTranscript,
   outcome: opencodeOutcome,
+  // After a run the rows are often only in the write-ahead log.
+  sessionFixture: { companions: ["-wal"] },
   instructionFiles: [
     {
       at: "workspace",

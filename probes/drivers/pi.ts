@@ -117,6 +117,8 @@ export const piDriver: ProbeDriver = {
     if (NOT_FOUND.test(result.text)) return "no-such-tool";
     return /Command exited with code [1-9]/.test(result.text) ? "error" : "ran";
   },
+  // The session file is named by time and id (kept in meta.json); a fixture gives it a stable name.
+  sessionFixture: { name: "session.jsonl" },
   instructionFiles: [
     { at: "home", path: ".pi/agent/AGENTS.md", when: "always (or its CLAUDE.md)" },
     {

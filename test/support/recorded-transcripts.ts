@@ -7,6 +7,8 @@ import { dirname, join } from "node:path";
 
 import { z } from "zod";
 
+import { driverFor } from "../../probes/drivers/index.js";
+
 /** Folder holding one subfolder per recorded run. */
 export const FIXTURES_DIR = join(
   import.meta.dirname,
@@ -102,7 +104,7 @@ export function recorded(cli: Recorded["cli"], scenario?: string): Recorded[] {
       const meta = recordedMetaSchema.parse(read("meta.json"));
       const truth = truthSchema.parse(read("truth.json"));
       const version = meta.cli.slice(meta.cli.lastIndexOf("@") + 1);
-      const file = join(dir, cli === "claude-code" ? "session.jsonl" : "rollout.jsonl");
+      const file = join(dir, driverFor(cli).sessionFixture?.name ?? "session.jsonl");
       const sidechains = meta.sidechainPaths.map((p) =>
         join(dir, "sidechains", p.split("/").at(-1) ?? p),
       );
@@ -115,10 +117,8 @@ export function recorded(cli: Recorded["cli"], scenario?: string): Recorded[] {
 /** The session id a fixture's file name carries (Claude: `<id>.jsonl`; Codex: `rollout-…-<id>.jsonl`). */
 export function sessionIdOf(r: Recorded): string {
   const base = r.meta.sessionPath.split("/").at(-1) ?? "";
-  if (r.cli === "claude-code") return base.replace(/\.jsonl$/, "");
-  const match = /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(
-    base,
-  );
+  // The id ends either name (the whole of Claude's, the tail of Codex's).
+  const match = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(base);
   return match?.[1] ?? "";
 }
 
