@@ -7,7 +7,7 @@ const GROUPS: Record<string, string[]> = {
   adr: ["check", "status", "promote"],
   prereg: ["new", "lock", "verify"],
   vendors: ["add", "list", "path"],
-  shim: ["install", "log"],
+  shim: ["install", "log", "assert"],
   orchestrate: ["run", "resume"],
 };
 const COMMANDS = ["run", "merge", "diff", "drift", "bisect", "probe", "argv", "plan"];

@@ -2,14 +2,36 @@ import { realpathSync } from "node:fs";
 
 import type { ShimRecord } from "./log-schema.js";
 
+/**
+ * An asymmetric matcher (vitest's and jest's `expect.stringContaining(…)`, `expect.any(String)`,
+ * or one built by hand): anything with `asymmetricMatch`.
+ */
+export interface AsymmetricMatcher {
+  asymmetricMatch(actual: unknown): boolean;
+  toString(): string;
+  toAsymmetricMatcher?(): string;
+}
+
+/** True for an asymmetric matcher. */
+export function isMatcher(value: unknown): value is AsymmetricMatcher {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === "function"
+  );
+}
+
+/** One expected argument or variable: the exact text, or a matcher. */
+export type Expected = string | AsymmetricMatcher;
+
 /** What a spawn must look like; every given field must match. */
 export interface SpawnExpectation {
-  /** The exact arguments after the program name. */
-  argv?: readonly string[];
+  /** The arguments after the program name: each exact or a matcher, or one matcher for all of them. */
+  argv?: readonly Expected[] | AsymmetricMatcher;
   /** The working directory (compared after resolving symlinks). */
   cwd?: string;
-  /** Recorded variables: a string must match exactly, null must be absent. */
-  env?: Readonly<Record<string, string | null>>;
+  /** Recorded variables: a string must match exactly, a matcher must match, null must be absent. */
+  env?: Readonly<Record<string, Expected | null>>;
   /** How many calls must match; default at least one. */
   times?: number;
 }
@@ -24,10 +46,23 @@ export interface SpawnCheck {
 const SHOWN_CALLS = 5;
 const CELL = 40;
 
-function show(value: string | undefined): string {
+/** How an expected value reads in a message: JSON text, or the matcher's own description. */
+export function describeExpected(value: Expected): string {
+  if (!isMatcher(value)) return JSON.stringify(value);
+  if (value.toAsymmetricMatcher !== undefined) return value.toAsymmetricMatcher();
+  // vitest's matchers keep what they compare with in `sample` (a text, a regex, a constructor).
+  const sample = (value as { sample?: unknown }).sample;
+  const name = value.toString();
+  if (sample === undefined) return name;
+  if (typeof sample === "function") return `${name}<${sample.name}>`;
+  return `${name} ${sample instanceof RegExp ? String(sample) : JSON.stringify(sample)}`;
+}
+
+function show(value: Expected | undefined): string {
   if (value === undefined) return "(none)";
-  const json = JSON.stringify(value);
-  return json.length <= CELL ? json : `${json.slice(0, CELL - 12)}…(${value.length} chars)`;
+  const json = describeExpected(value);
+  const chars = typeof value === "string" ? value.length : json.length;
+  return json.length <= CELL ? json : `${json.slice(0, CELL - 12)}…(${chars} chars)`;
 }
 
 function real(path: string): string {
@@ -38,27 +73,43 @@ function real(path: string): string {
   }
 }
 
+/** True when `actual` is `expected`, or `expected` is a matcher that accepts it. */
+export function matchesExpected(expected: Expected, actual: string | undefined): boolean {
+  return isMatcher(expected) ? expected.asymmetricMatch(actual) : expected === actual;
+}
+
 /** The expected and actual argv in two columns, with ≠ on every line that differs. */
-export function sideBySide(expected: readonly string[], actual: readonly string[]): string {
+export function sideBySide(expected: readonly Expected[], actual: readonly string[]): string {
   const rows = [`     ${"expected".padEnd(CELL)}   actual`];
   for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
     const e = expected[i];
     const a = actual[i];
-    const mark = e === a ? "   " : " ≠ ";
+    const same = e !== undefined && a !== undefined && matchesExpected(e, a);
+    const mark = same ? "   " : " ≠ ";
     rows.push(`  ${String(i).padStart(2)} ${show(e).padEnd(CELL)}${mark}${show(a)}`);
   }
   return rows.join("\n");
 }
 
-function argvEqual(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
+function argvMatches(
+  expected: readonly Expected[] | AsymmetricMatcher,
+  actual: readonly string[],
+): boolean {
+  if (isMatcher(expected)) return expected.asymmetricMatch(actual);
+  return (
+    expected.length === actual.length && expected.every((x, i) => matchesExpected(x, actual[i]))
+  );
 }
 
 /** Why a record does not meet the expectation, one line per difference (empty when it matches). */
 export function differences(record: ShimRecord, expected: SpawnExpectation): string[] {
   const out: string[] = [];
-  if (expected.argv !== undefined && !argvEqual(expected.argv, record.argv)) {
-    out.push(`argv differs:\n${sideBySide(expected.argv, record.argv)}`);
+  if (expected.argv !== undefined && !argvMatches(expected.argv, record.argv)) {
+    out.push(
+      isMatcher(expected.argv)
+        ? `argv: expected ${describeExpected(expected.argv)}, actual ${JSON.stringify(record.argv)}`
+        : `argv differs:\n${sideBySide(expected.argv, record.argv)}`,
+    );
   }
   if (expected.cwd !== undefined && real(expected.cwd) !== record.cwd) {
     out.push(`cwd: expected ${real(expected.cwd)}, actual ${record.cwd}`);
@@ -67,7 +118,7 @@ export function differences(record: ShimRecord, expected: SpawnExpectation): str
     const got = record.env[name];
     if (want === null && got !== undefined)
       out.push(`env ${name}: expected absent, actual ${show(got)}`);
-    if (want !== null && got !== want)
+    if (want !== null && !matchesExpected(want, got))
       out.push(`env ${name}: expected ${show(want)}, actual ${show(got)}`);
   }
   return out;
@@ -77,9 +128,18 @@ function describeExpectation(name: string, expected: SpawnExpectation): string {
   const parts = [
     `expected ${expected.times === undefined ? "a call" : `exactly ${expected.times} call(s)`} to ${name}`,
   ];
-  if (expected.argv !== undefined) parts.push(`  argv ${JSON.stringify(expected.argv)}`);
+  const argv = expected.argv;
+  if (argv !== undefined)
+    parts.push(
+      `  argv ${isMatcher(argv) ? describeExpected(argv) : `[${argv.map(describeExpected).join(",")}]`}`,
+    );
   if (expected.cwd !== undefined) parts.push(`  cwd  ${expected.cwd}`);
-  if (expected.env !== undefined) parts.push(`  env  ${JSON.stringify(expected.env)}`);
+  if (expected.env !== undefined)
+    parts.push(
+      `  env  {${Object.entries(expected.env)
+        .map(([k, v]) => `${JSON.stringify(k)}:${v === null ? "null" : describeExpected(v)}`)
+        .join(",")}}`,
+    );
   return parts.join("\n");
 }
 
@@ -105,7 +165,7 @@ export function checkSpawned(
     const diffs = differences(record, expected);
     lines.push(`call ${i + 1} (pid ${record.pid}):${diffs.length === 0 ? " matches" : ""}`);
     if (diffs.length > 0) lines.push(...diffs.map((d) => `  ${d.replaceAll("\n", "\n  ")}`));
-    else if (expected.argv !== undefined)
+    else if (expected.argv !== undefined && !isMatcher(expected.argv))
       lines.push(`  ${sideBySide(expected.argv, record.argv).replaceAll("\n", "\n  ")}`);
   });
   if (calls.length > SHOWN_CALLS) lines.push(`… and ${calls.length - SHOWN_CALLS} more call(s)`);

@@ -90,6 +90,64 @@ describe("witness shim", () => {
     expect(result.stderr).toContain("line 4: truncated record");
   });
 
+  it("shim assert: exit 0 on a match, exit 1 with the argv side by side, --plan with matchers", async () => {
+    await witness(["shim", "install", "--dir", join(dir, "bin"), "claude"]);
+    await run(join(dir, "bin", "claude"), ["-p", "Review the diff", "--model", "opus"]);
+    const log = join(dir, "bin", "shims.jsonl");
+    const ok = await witness([
+      "shim",
+      "assert",
+      log,
+      "claude",
+      "--",
+      "-p",
+      "Review the diff",
+      "--model",
+      "opus",
+    ]);
+    expect([ok.exitCode, ok.stdout]).toEqual([0, ""]);
+    const matched = await witness([
+      "shim",
+      "assert",
+      log,
+      "claude",
+      "--argv",
+      '["-p", {"contains": "Review"}, "--model", {"anything": true}]',
+    ]);
+    expect(matched.exitCode).toBe(0);
+    const bad = await witness([
+      "shim",
+      "assert",
+      log,
+      "claude",
+      "--",
+      "-p",
+      "Review the diff",
+      "--model",
+      "sonnet",
+    ]);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stdout).toMatch(/3 "sonnet"\s+≠ "opus"/);
+    const plan = join(dir, "expect.yaml");
+    await writeFile(
+      plan,
+      'calls:\n  - { shim: claude, argv: ["-p", { matches: "^Review" }, "--model", "opus"], times: 1 }\n  - { shim: codex }\n',
+    );
+    const json = await witness(["shim", "assert", log, "--plan", plan, "--json"]);
+    expect(json.exitCode).toBe(1);
+    expect(
+      (JSON.parse(json.stdout) as { checks: { shim: string; pass: boolean }[] }).checks.map((c) => [
+        c.shim,
+        c.pass,
+      ]),
+    ).toEqual([
+      ["claude", true],
+      ["codex", false],
+    ]);
+    const both = await witness(["shim", "assert", log, "claude", "--plan", plan]);
+    expect(both.exitCode).toBe(2);
+  });
+
   it.each([
     [
       "an unknown option",

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { run } from "../test/support/temp-dir.js";
+import type { AsymmetricMatcher } from "./assertions.js";
 import { withShims } from "./vitest.js";
 
 describe("withShims", () => {
@@ -31,6 +32,34 @@ describe("withShims", () => {
       );
       expect(() => expect(shims.read()).toHaveSpawned("codex")).toThrow(/codex was never called/);
       expect(shims.log).toHaveSpawned("claude", { argv: ["--model", "opus"] });
+    });
+  });
+
+  it("honours asymmetric matchers anywhere in the argv and the env", async () => {
+    // vitest types its matchers as any; typed once here so the assertions stay checked.
+    const contains = (s: string) => expect.stringContaining(s) as AsymmetricMatcher;
+    const matching = (r: RegExp) => expect.stringMatching(r) as AsymmetricMatcher;
+    const containing = (a: string[]) => expect.arrayContaining(a) as AsymmetricMatcher;
+    const anyString = () => expect.any(String) as AsymmetricMatcher;
+    await withShims({ claude: {} }, async (shims) => {
+      await run("claude", ["-p", "Review /home/ci/work/repo", "--model", "opus"], {
+        env: { ...shims.env, ANTHROPIC_BASE_URL: "http://127.0.0.1:4242" },
+      });
+      expect(shims).toHaveSpawned("claude", {
+        argv: ["-p", contains("Review"), "--model", anyString()],
+        env: { ANTHROPIC_BASE_URL: matching(/^http:\/\/127\.0\.0\.1:\d+$/) },
+      });
+      expect(shims).toHaveSpawned("claude", { argv: containing(["--model"]) });
+      expect(() =>
+        expect(shims).toHaveSpawned("claude", {
+          argv: ["-p", contains("Fix"), "--model", "opus"],
+        }),
+      ).toThrow(/1 StringContaining "Fix"\s+≠ "Review/);
+      expect(() =>
+        expect(shims).toHaveSpawned("claude", {
+          env: { ANTHROPIC_BASE_URL: contains("example") },
+        }),
+      ).toThrow(/env ANTHROPIC_BASE_URL: expected StringContaining "example", actual "http/);
     });
   });
 

@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from "yargs";
 
 import { UsageError } from "../../core/errors.js";
+import type { CallExpectation } from "../../shims/expectation-file.js";
 import type { InstallShimsOptions } from "../../shims/install.js";
 import type { BehaviourInput, StdinMode } from "../../shims/shim-spec.js";
 import { printJson } from "../common-options.js";
@@ -197,10 +198,165 @@ const log: CommandModule<object, { file: string; json: boolean }> = {
   }),
 };
 
-/** `witness shim install|log`: argv-recording PATH shims and their log. */
+/** The parsed flags of `witness shim assert`. */
+export interface AssertArgs {
+  log: string;
+  shim?: string;
+  argv?: string;
+  cwd?: string;
+  env?: string[];
+  absent?: string[];
+  times?: number;
+  plan?: string;
+  json: boolean;
+  "--"?: (string | number)[];
+}
+
+/** The calls `shim assert` checks, from its flags (or the --plan file, read by the handler). */
+export async function assertExpectations(args: AssertArgs): Promise<{
+  calls: CallExpectation[];
+  plansMet: boolean;
+}> {
+  const { callExpectationSchema, readExpectationFile } =
+    await import("../../shims/expectation-file.js");
+  const rest = (args["--"] ?? []).map(String);
+  const inline =
+    args.argv !== undefined ||
+    rest.length > 0 ||
+    args.cwd !== undefined ||
+    args.env !== undefined ||
+    args.absent !== undefined ||
+    args.times !== undefined;
+  if (args.plan !== undefined) {
+    if (inline || args.shim !== undefined)
+      throw new UsageError(
+        "--plan holds every expected call; drop the shim name and the --argv, --cwd, --env, --absent, --times, -- flags",
+      );
+    return readExpectationFile(args.plan);
+  }
+  if (args.shim === undefined)
+    throw new UsageError("name the shim whose calls to check (e.g. claude), or give --plan <file>");
+  if (args.argv !== undefined && rest.length > 0)
+    throw new UsageError("give the argv as --argv '<json array>' or after --, not both");
+  let argv: unknown = rest.length > 0 ? rest : undefined;
+  if (args.argv !== undefined) {
+    try {
+      argv = JSON.parse(args.argv) as unknown;
+    } catch {
+      throw new UsageError(
+        `--argv ${args.argv}: expected a JSON array, e.g. '["-p", {"contains": "Review"}]'`,
+      );
+    }
+  }
+  const env: Record<string, unknown> = {};
+  for (const pair of args.env ?? []) {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new UsageError(`--env ${pair}: expected NAME=value`);
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  for (const name of args.absent ?? []) env[name] = null;
+  const parsed = callExpectationSchema.safeParse({
+    shim: args.shim,
+    ...(argv === undefined ? {} : { argv }),
+    ...(args.cwd === undefined ? {} : { cwd: args.cwd }),
+    ...(Object.keys(env).length === 0 ? {} : { env }),
+    ...(args.times === undefined ? {} : { times: args.times }),
+  });
+  if (!parsed.success) {
+    throw new UsageError(
+      `--argv: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
+  }
+  return { calls: [parsed.data], plansMet: false };
+}
+
+const assertCommand: CommandModule<object, AssertArgs> = {
+  command: "assert <log> [shim]",
+  describe:
+    "Check a shim log for expected calls (exit 1 with the argv side by side when one is missing): for CI in any language",
+  builder: (y: Argv) =>
+    y
+      .parserConfiguration({ "populate--": true })
+      .usage(
+        "$0 shim assert <log> <shim> [--argv '<json>' | -- <args…>] [--env N=V] [--absent N] [--times n]\n$0 shim assert <log> --plan <expectations.yaml>",
+      )
+      .positional("log", { type: "string", demandOption: true, describe: "the shim log (JSONL)" })
+      .positional("shim", {
+        type: "string",
+        describe: "the shim whose calls to check, e.g. claude",
+      })
+      .option("argv", {
+        type: "string",
+        describe:
+          'the expected argv as a JSON array; an item may be {"contains": s}, {"startsWith": s}, {"matches": regex}, {"anything": true}',
+      })
+      .option("cwd", { type: "string", describe: "the expected working directory" })
+      .option("env", {
+        type: "string",
+        array: true,
+        describe: "an expected variable, NAME=value (repeat)",
+      })
+      .option("absent", {
+        type: "string",
+        array: true,
+        describe: "a variable that must not have reached the call (repeat)",
+      })
+      .option("times", {
+        type: "number",
+        describe: "exactly this many matching calls (default: at least one)",
+      })
+      .option("plan", {
+        type: "string",
+        describe:
+          "YAML/JSON expectations instead of the flags: calls: [{shim, argv, cwd, env, times}], plansMet",
+      })
+      .option("json", {
+        type: "boolean",
+        default: false,
+        describe: "print {pass, checks} as one JSON document on stdout",
+      }),
+  handler: handled(async (args) => {
+    const expectations = await assertExpectations(args);
+    const { readShimLog } = await import("../../shims/read-log.js");
+    const { checkSpawned, unmetPlans } = await import("../../shims/assertions.js");
+    const { toSpawnExpectation } = await import("../../shims/expectation-file.js");
+    const { readPlanLengths } = await import("../../shims/state-dir.js");
+    const path = await import("node:path");
+    const read = await readShimLog(args.log);
+    for (const p of read.problems)
+      process.stderr.write(`witness: ${args.log}: line ${p.line}: ${p.message}\n`);
+    if (read.problems.length > 0) return 2;
+    const checks = expectations.calls.map((call) => {
+      const check = checkSpawned(read.records, call.shim, toSpawnExpectation(call));
+      return { shim: call.shim, pass: check.pass, message: check.message };
+    });
+    if (expectations.plansMet) {
+      const unmet = unmetPlans(read.records, readPlanLengths(path.dirname(args.log)));
+      checks.push({
+        shim: "(plans)",
+        pass: unmet.length === 0,
+        message:
+          unmet.length === 0
+            ? "every planned call arrived"
+            : `unmet plan:\n  ${unmet.join("\n  ")}`,
+      });
+    }
+    const pass = checks.every((c) => c.pass);
+    if (args.json) printJson({ pass, checks });
+    else for (const c of checks.filter((x) => !x.pass)) out(c.message);
+    return pass ? 0 : 1;
+  }),
+};
+
+/** `witness shim install|log|assert`: argv-recording PATH shims and their log. */
 export const shimCommand: CommandModule = {
   command: "shim",
-  describe: "Install argv-recording PATH shims and read what they recorded",
-  builder: (y) => y.command(install).command(log).demandCommand(1, GROUP_NEEDS_COMMAND),
+  describe: "Install argv-recording PATH shims, read what they recorded, assert on it",
+  builder: (y) =>
+    y
+      .command(install)
+      .command(log)
+      .command(assertCommand as CommandModule)
+      .demandCommand(1, GROUP_NEEDS_COMMAND),
   handler: () => undefined,
 };
