@@ -1,5 +1,7 @@
 // The one exec seam: the only module in witness that starts a process.
 // A test (core/exec-seam.test.ts) fails if any other source file imports execa or child_process.
+import { accessSync, constants } from "node:fs";
+
 import { execa } from "execa";
 
 /** A process to start, as data: never a shell string. */
@@ -17,6 +19,14 @@ export interface ExecRequest {
   inheritStdio?: boolean;
   /** Capture stdout as bytes (`stdoutBytes`), for output whose lengths count bytes. */
   binaryStdout?: boolean;
+  /** The signal a timeout or an abort sends (default SIGTERM, then SIGKILL two seconds later). */
+  killSignal?: NodeJS.Signals;
+  /**
+   * Run the child in a process group of its own and end the whole group: on a timeout or an
+   * abort, when the child exits (its leftovers), and, through a watchdog process, when this
+   * process dies, SIGKILL included. For where a PID namespace is not available.
+   */
+  processGroup?: boolean;
 }
 
 /** What a finished process did. A non-zero exit is a result, not an exception. */
@@ -35,24 +45,98 @@ export interface ExecResult {
 
 const decoder = new TextDecoder();
 
+// Groups still running; an exiting process ends them synchronously (the watchdog covers SIGKILL).
+const liveGroups = new Set<number>();
+process.on("exit", () => {
+  for (const group of liveGroups) killGroup(group, "SIGKILL");
+});
+
+function killGroup(group: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-group, signal);
+  } catch {
+    // already gone
+  }
+}
+
+// The group's leader starts a watchdog before it becomes the command: the watchdog waits for EOF
+// on fd 3, a pipe only this process holds open, which comes however this process dies, and then
+// ends the group. Started first, there is no moment when the command runs unwatched. It ignores
+// the terminal's signals: a Ctrl-C is this process's to handle, and it ends the group itself.
+const GROUP_LEADER =
+  '(trap "" INT TERM HUP QUIT; read -r _ <&3; kill -KILL 0) & exec 3<&-; exec "$@"';
+
+function cannotStart(file: string): string | null {
+  if (!file.includes("/")) return null;
+  try {
+    accessSync(file, constants.X_OK);
+    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? "spawn failed";
+  }
+}
+
 /** Starts `req.file` with `req.args` and waits for it; never throws for a failing child. */
 export async function runProcess(req: ExecRequest): Promise<ExecResult> {
   const started = performance.now();
-  const result = await execa(req.file, [...req.args], {
+  const group = req.processGroup === true && process.platform !== "win32";
+  // Through the leader's `exec`, a missing file would read as exit 127: say so as execa would.
+  const unstartable = group ? cannotStart(req.file) : null;
+  if (unstartable !== null)
+    return {
+      ...{ exitCode: null, signal: null, stdout: "", stderr: "", timedOut: false },
+      durationMs: performance.now() - started,
+      spawnError: unstartable,
+    };
+  const [file, args] = group
+    ? ["/bin/sh", ["-c", GROUP_LEADER, "witness-group", req.file, ...req.args]]
+    : [req.file, [...req.args]];
+  const child = execa(file, args, {
     env: { ...req.env },
     extendEnv: false,
     cwd: req.cwd,
     reject: false,
     stripFinalNewline: false,
     ...(req.inheritStdio
-      ? { stdio: "inherit" as const }
-      : { input: req.input ?? "", stdout: "pipe" as const, stderr: "pipe" as const }),
+      ? { stdio: group ? ["inherit", "inherit", "inherit", "pipe"] : ("inherit" as const) }
+      : {
+          input: req.input ?? "",
+          stdio: group ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
+        }),
+    // A group's timeout and abort are handled below, for the whole group.
+    ...(req.timeoutMs === undefined || group ? {} : { timeout: req.timeoutMs }),
+    ...(req.signal === undefined || group ? {} : { cancelSignal: req.signal }),
+    ...(req.killSignal === undefined ? {} : { killSignal: req.killSignal }),
+    ...(group ? { detached: true } : {}),
     ...(req.binaryStdout ? { encoding: "buffer" as const } : {}),
-    ...(req.timeoutMs === undefined ? {} : { timeout: req.timeoutMs }),
-    ...(req.signal === undefined ? {} : { cancelSignal: req.signal }),
     forceKillAfterDelay: 2000,
     maxBuffer: 64 * 1024 * 1024,
   });
+  let timedOut = false;
+  let cleanup = () => {};
+  if (group && child.pid !== undefined) {
+    const pid = child.pid;
+    liveGroups.add(pid);
+    const signal = req.killSignal ?? "SIGKILL";
+    const end = () => killGroup(pid, signal);
+    const timer =
+      req.timeoutMs === undefined
+        ? null
+        : setTimeout(() => {
+            timedOut = true;
+            end();
+          }, req.timeoutMs);
+    req.signal?.addEventListener("abort", end, { once: true });
+    // Whatever the leader left running would hold its pipes open: the group goes with it.
+    child.on("exit", () => killGroup(pid, "SIGKILL"));
+    cleanup = () => {
+      if (timer !== null) clearTimeout(timer);
+      req.signal?.removeEventListener("abort", end);
+      liveGroups.delete(pid);
+    };
+  }
+  const result = await child;
+  cleanup();
   const spawnFailed = result.exitCode === undefined && result.signal === undefined && result.failed;
   const bytes = (value: unknown) => (value instanceof Uint8Array ? value : undefined);
   const text = (value: unknown) =>
@@ -65,7 +149,7 @@ export async function runProcess(req: ExecRequest): Promise<ExecResult> {
     ...(stdoutBytes === undefined ? {} : { stdoutBytes }),
     stderr: text(result.stderr),
     durationMs: performance.now() - started,
-    timedOut: result.timedOut,
+    timedOut: timedOut || result.timedOut,
     spawnError: spawnFailed ? (result.code ?? result.shortMessage ?? "spawn failed") : null,
   };
 }

@@ -1,11 +1,11 @@
 import { access, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { writeFileExclusive } from "../core/atomic.js";
 import { UsageError } from "../core/errors.js";
 import { errnoCode } from "../core/fs-errors.js";
 import { makeDirs } from "../core/make-dirs.js";
 import { readInput } from "../core/read-input.js";
+import { recoverFileSets, type SetWriteIo, writeFilesTogether } from "../core/write-set.js";
 import { type MeasurementRecord, recordSchema } from "./record.js";
 import { renderCsv } from "./render-csv.js";
 import { renderMarkdown } from "./render-md.js";
@@ -52,8 +52,16 @@ export interface WrittenRecord {
   previous: string | null;
 }
 
-/** Writes the record's three files under the first free name; never overwrites. */
-export async function writeRecord(record: MeasurementRecord, dir: string): Promise<WrittenRecord> {
+/**
+ * Writes the record's three files under the first free name, together or not at all (a crash
+ * midway is finished by the next write in `dir` or by `witness clean`); never overwrites.
+ */
+export async function writeRecord(
+  record: MeasurementRecord,
+  dir: string,
+  io?: SetWriteIo,
+): Promise<WrittenRecord> {
+  await recoverFileSets(dir);
   const base = recordBaseName(record);
   const files = {
     md: renderMarkdown(record),
@@ -72,17 +80,9 @@ export async function writeRecord(record: MeasurementRecord, dir: string): Promi
     if (await exists(paths.json)) previous = paths.json;
     if ((await exists(paths.json)) || (await exists(paths.md)) || (await exists(paths.csv)))
       continue;
-    const written: string[] = [];
-    let complete = true;
-    for (const ext of ["md", "csv", "json"] as const) {
-      if (!(await writeFileExclusive(paths[ext], files[ext]))) {
-        complete = false;
-        break;
-      }
-      written.push(paths[ext]);
-    }
-    if (complete) return { ...paths, previous };
-    // Another writer took this name between the check and the write: undo ours, try the next.
-    for (const file of written) await rm(file, { force: true });
+    const order = ["md", "csv", "json"] as const;
+    const set = order.map((ext) => ({ path: paths[ext], data: files[ext] }));
+    // false: another writer took this name between the check and the write; try the next.
+    if (await writeFilesTogether(set, io)) return { ...paths, previous };
   }
 }

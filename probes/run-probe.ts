@@ -25,7 +25,9 @@ import { renderNodeLaunch } from "./drivers/node-launch.js";
 import { driverResponder } from "./drivers/responder.js";
 import { type CapturedRequest, type FakeServer, startFakeServer } from "./fake/server.js";
 import { isSideRequest, NOT_FOUND_ANSWER, sideRequestSummary } from "./fake/side-routes.js";
+import { containment } from "./isolation/contain.js";
 import { acquireSlot, type NetnsSlot, netnsTools } from "./isolation/netns.js";
+import { disownTempDir } from "./leftovers.js";
 import { observe } from "./observe/observe.js";
 import { spawnEnv } from "./spawn-env.js";
 import { ensureCli } from "./vendor-cache.js";
@@ -155,11 +157,18 @@ export async function runProbe(
       ...(launchSpec.env === undefined ? {} : { launch: launchSpec.env }),
     });
     await driver.prepare?.({ cell, env, baseUrl, version: cli.version });
-    const launch = slot ? slot.wrap(cli.bin, args) : { file: cli.bin, args };
+    // The CLI and whatever it starts end with the spawn, and with witness however it dies.
+    // The network namespace is entered first: inside the PID namespace /proc is its own, and
+    // no longer shows the forwarder whose namespace nsenter joins.
+    const contained = await containment();
+    const inPidns = contained.wrap(cli.bin, args);
+    const launch = slot ? slot.wrap(inPidns.file, inPidns.args) : inPidns;
     startCellFlush(cell);
     const result = await runProcess({
       file: launch.file,
       args: launch.args,
+      killSignal: "SIGKILL",
+      processGroup: contained.kind === "process-group",
       env,
       cwd: cell.cwd,
       ...(launched.stdin === undefined ? {} : { input: launched.stdin }),
@@ -193,6 +202,7 @@ export async function runProbe(
       env,
       cwd: cell.cwd,
       isolation: slot ? "netns" : "loopback-config",
+      containment: contained.kind,
       exitCode: result.exitCode,
       signal: result.signal,
       timedOut: result.timedOut,
@@ -222,8 +232,11 @@ export async function runProbe(
 }
 
 function dispose(cell: Cell, options: RunProbeOptions): void {
-  if (options.keep) options.onCellKept?.(cell.root);
-  else removeCellLater(cell);
+  if (options.keep) {
+    // Kept on purpose: `witness clean` must not take it for a crashed run's leftover.
+    disownTempDir(cell.root);
+    options.onCellKept?.(cell.root);
+  } else removeCellLater(cell);
 }
 
 function missingCli(spec: ProbeSpec, error: unknown, durationMs: number): Observation {

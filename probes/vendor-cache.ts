@@ -1,17 +1,8 @@
 // Vendor CLI cache: exact npm versions installed once per name@version, resolved to their binary.
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import {
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  realpath,
-  rename,
-  rm,
-  writeFile,
-} from "node:fs/promises";
-import { homedir, tmpdir } from "node:os";
+import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
 import { join } from "node:path";
 
 import { z } from "zod";
@@ -22,6 +13,7 @@ import { runProcess } from "../core/exec.js";
 import { makeDirs } from "../core/make-dirs.js";
 import { CLI_CATALOG } from "./contracts/clis.js";
 import type { CliRef } from "./contracts/probe-spec.js";
+import { makeOwnedTempDir } from "./leftovers.js";
 
 /** What the cache keeps beside each install, so a later run trusts it without re-running npm. */
 export const vendorEntrySchema = z.object({
@@ -98,7 +90,7 @@ export function npmEnv(
 async function reportVersion(bin: string, cwd: string, parent: VendorCacheOptions["env"]) {
   // A throwaway HOME, XDG directories and TMPDIR: even `--version` writes state (opencode makes
   // its config, data, cache and temp directories), and never in the operator's.
-  const home = await mkdtemp(join(tmpdir(), "witness-version-"));
+  const home = await makeOwnedTempDir("witness-version-");
   const set = {
     HOME: home,
     XDG_CONFIG_HOME: join(home, ".config"),

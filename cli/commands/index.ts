@@ -3,6 +3,7 @@ import type { CommandModule } from "yargs";
 import { adrCommand } from "./adr.js";
 import { argvCommand } from "./argv.js";
 import { bisectCommand } from "./bisect.js";
+import { cleanCommand } from "./clean.js";
 import { diffCommand } from "./diff.js";
 import { driftCommand } from "./drift.js";
 import { mergeCommand } from "./merge.js";
@@ -29,6 +30,7 @@ export const commands: CommandModule<{}, any>[] = [
   bisectCommand,
   probeCommand,
   vendorsCommand,
+  cleanCommand,
   shimCommand,
   argvCommand,
   planCommand,

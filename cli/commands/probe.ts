@@ -84,11 +84,24 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
     const { summarizeObservation } = await import("../../probes/summary.js");
     const spec = await loadProbeSpec(probeInputFromArgs(args));
     const { releaseWarmSlot } = await import("../../probes/isolation/netns.js");
-    const observation = await runProbe(spec, {
-      keep: args.keep,
-      ...(args.cache === undefined ? {} : { cacheDir: args.cache }),
-      onCellKept: (dir) => process.stderr.write(`cell kept: ${dir}\n`),
-    }).finally(releaseWarmSlot);
+    const { catchInterrupts } = await import("../interrupts.js");
+    // As for `witness run`: a signal ends the CLI and everything it started, and removes the cell.
+    const interrupts = catchInterrupts();
+    let observation;
+    try {
+      observation = await runProbe(spec, {
+        keep: args.keep,
+        ...(args.cache === undefined ? {} : { cacheDir: args.cache }),
+        signal: interrupts.signal,
+        onCellKept: (dir) => process.stderr.write(`cell kept: ${dir}\n`),
+      }).finally(releaseWarmSlot);
+    } catch (error) {
+      if (!interrupts.signal.aborted) throw error;
+      process.stderr.write("witness: interrupted; the CLI and its cell are gone\n");
+      return interrupts.exitCode();
+    } finally {
+      interrupts.dispose();
+    }
     process.stdout.write(
       `${args.json ? JSON.stringify(observation, null, 2) : summarizeObservation(observation)}\n`,
     );

@@ -1,7 +1,6 @@
 // The probe cell: a throwaway root per spawn with its own HOME, TMPDIR, git workspace and files.
 import { rmSync } from "node:fs";
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, realpath, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 
 import { runProcess } from "../../core/exec.js";
@@ -11,6 +10,7 @@ import { fixtureSchema, plantedMarkerNames, WORKSPACE_SENTINEL_DIR } from "../co
 import { cellLayout } from "../contracts/fixture-paths.js";
 import { type PathRoot, resolvePaths, WITNESS_CLI } from "../contracts/placeholders.js";
 import type { CellPaths } from "../drivers/driver.js";
+import { makeOwnedTempDir } from "../leftovers.js";
 import { commitAll, makeWorkspaceSentinelDir, primaryRepo, worktreeRepo } from "./git-steps.js";
 import { markerValue, plantMarkers, sentinelPath } from "./markers.js";
 
@@ -80,7 +80,8 @@ export function cellEnv(paths: {
 export async function createCell(options: CellOptions): Promise<Cell> {
   // Checked again here, not only where a protocol is read: a library caller may build a Fixture by hand.
   parseWith(fixtureSchema, options.fixture, "fixture");
-  const root = await realpath(await mkdtemp(join(tmpdir(), "witness-cell-")));
+  // Owned: `witness clean` removes it after a crash, never while this process runs.
+  const root = await realpath(await makeOwnedTempDir("witness-cell-"));
   try {
     return await populate(root, options);
   } catch (error) {

@@ -55,6 +55,8 @@ export const observationSchema = z.object({
   env: z.record(z.string(), z.string()),
   cwd: z.string(),
   isolation: isolationSchema,
+  /** How the CLI's process tree was tied to witness: its own PID namespace, or a process group. */
+  containment: z.enum(["pidns", "process-group"]).optional(),
   exitCode: z.number().int().nullable(),
   signal: z.string().nullable(),
   timedOut: z.boolean(),

@@ -2,13 +2,13 @@
 // bridged to the in-process fake server by a forwarder that holds the namespace open.
 // Namespaces are prepared one ahead (a "slot"), so their start-up overlaps the previous spawn.
 import { existsSync, rmSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { InternalError } from "../../core/errors.js";
 import { type ExecResult, runProcess } from "../../core/exec.js";
+import { makeOwnedTempDir } from "../leftovers.js";
 import { FORWARDER_SOURCE } from "./forwarder-program.js";
 
 /** The assets shipped beside this module (copied into dist by the build). */
@@ -80,7 +80,7 @@ process.on("exit", () => {
 
 /** Starts one namespace with loopback up and the forwarder listening. */
 export async function startSlot(tools: NetnsTools): Promise<NetnsSlot> {
-  const dir = await mkdtemp(join(tmpdir(), "witness-netns-"));
+  const dir = await makeOwnedTempDir("witness-netns-");
   liveDirs.add(dir);
   const socketPath = join(dir, "fake.sock");
   const controlPath = join(dir, "control.sock");
