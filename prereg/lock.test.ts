@@ -149,6 +149,26 @@ describe("verifyProtocols", () => {
     expect(check?.message).toContain(check?.lock?.canonicalHash ?? "none");
   });
 
+  it("returns the checks in the order given and reports the first bad file of that order", async () => {
+    await commit(repo.dir, "register");
+    const names = ["0002-b", "0003-c", "0004-d", "0005-e"];
+    for (const n of names) {
+      const [id = "", slug = ""] = n.split("-");
+      await put(repo.dir, `docs/prereg/${n}.yaml`, protocolText({ id, slug }));
+    }
+    await put(repo.dir, "docs/prereg/0006-bad.yaml", "id: [");
+    await put(repo.dir, "docs/prereg/0007-bad.yaml", "id: [");
+    const files = [REL, ...names.map((n) => `docs/prereg/${n}.yaml`)];
+    const checks = await verifyProtocols({ cwd: repo.dir, files });
+    expect(checks.map((c) => c.loaded.file)).toEqual(files.map((f) => join(repo.dir, f)));
+    // Both bad files are checked together; the one reported is the first of the given order.
+    const error = await verifyProtocols({
+      cwd: repo.dir,
+      files: ["docs/prereg/0007-bad.yaml", ...files, "docs/prereg/0006-bad.yaml"],
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toContain("0007-bad.yaml");
+  });
+
   it("rejects a lock whose commit does not hold the protocol as locked", async () => {
     await commit(repo.dir, "register");
     await lockProtocol(REL, { cwd: repo.dir });

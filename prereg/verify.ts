@@ -166,9 +166,12 @@ export async function verifyProtocols(
     options.files !== undefined && options.files.length > 0
       ? options.files.map((f) => (isAbsolute(f) ? f : resolve(cwd, f)))
       : await listProtocols({ cwd });
-  const checks: LockCheck[] = [];
-  for (const file of files) checks.push(await checkProtocol(file));
-  return checks;
+  // All at once (each asks git a few questions); the first bad file in the given order is the
+  // one reported, as it was when they ran one after another.
+  const settled = await Promise.allSettled(files.map((file) => checkProtocol(file)));
+  const bad = settled.find((s) => s.status === "rejected");
+  if (bad !== undefined) throw bad.reason;
+  return settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
 }
 
 /**

@@ -1,3 +1,5 @@
+import { availableParallelism } from "node:os";
+
 import type { CommandModule } from "yargs";
 
 import { UsageError } from "../../core/errors.js";
@@ -103,7 +105,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
           })
           .option("jobs", {
             type: "number",
-            default: 2,
+            default: Math.min(availableParallelism(), MAX_JOBS),
+            defaultDescription: "the cores this process may use",
             describe: "spawns at once, shared by every protocol of the run",
           })
           .option("keep", {
