@@ -6,6 +6,7 @@ import { bisectCommand } from "./bisect.js";
 import { cleanCommand } from "./clean.js";
 import { diffCommand } from "./diff.js";
 import { driftCommand } from "./drift.js";
+import { mcpSentinelCommand } from "./mcp-sentinel.js";
 import { mergeCommand } from "./merge.js";
 import { orchestrateCommand } from "./orchestrate.js";
 import { parentAccessCommand } from "./parent-access.js";
@@ -37,4 +38,5 @@ export const commands: CommandModule<{}, any>[] = [
   orchestrateCommand,
   transcriptCommand,
   parentAccessCommand,
+  mcpSentinelCommand,
 ];
