@@ -11,18 +11,12 @@ export async function executeRun(
 ): Promise<number> {
   const { runPlanned } = await import("../measurements/run-protocols.js");
   const { runLedgerPath } = await import("../measurements/run-ledger.js");
+  const { journalDir } = await import("../measurements/journal.js");
   const { releaseWarmSlot } = await import("../probes/isolation/netns.js");
-  const controller = new AbortController();
-  let signalled = 130;
-  // Ctrl-C (and a polite kill) abort the spawns: no unfinished record is written, every cell is removed.
-  const onSigint = (): void => controller.abort();
-  const onSigterm = (): void => {
-    signalled = 143;
-    controller.abort();
-  };
-  // `on`, not `once`: execa's exit hook re-raises a signal once no other listener is left.
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigterm);
+  const { catchInterrupts } = await import("./interrupts.js");
+  // Ctrl-C, a polite kill or a closed terminal abort the spawns: no unfinished record is written,
+  // every cell is removed, the journal keeps the spawns that finished.
+  const interrupts = catchInterrupts();
   const tty = process.stderr.isTTY;
   const clear = () => {
     if (tty) process.stderr.write("\r\x1b[K");
@@ -31,20 +25,24 @@ export async function executeRun(
     clear();
     (output.json ? process.stderr : process.stdout).write(`${line}\n`);
   };
-  let written = 0;
+  const cwd = process.cwd();
+  const written: string[] = [];
+  let journal: string | null = null;
   let outcome: RunOutcome;
   try {
     outcome = await runPlanned({
       ...options,
       ledger: runLedgerPath(options.cacheDir),
-      signal: controller.signal,
+      journalDir: journalDir(process.env, options.cacheDir),
+      signal: interrupts.signal,
+      onJournal: (file) => (journal = file),
       onCellKept: (dir) => process.stderr.write(`kept cell: ${dir}\n`),
       onSkip: out,
       onArm: (arm) => {
         if (!output.json) out(armLine(arm));
       },
-      onRecordWritten: () => {
-        written++;
+      onRecordWritten: (run) => {
+        written.push(shownPath(run.written.json, cwd));
       },
       onSpawn: tty
         ? (id, done, total, arm) =>
@@ -52,20 +50,25 @@ export async function executeRun(
         : undefined,
     }).finally(releaseWarmSlot);
   } catch (error) {
-    if (controller.signal.aborted) {
+    if (interrupts.signal.aborted) {
       clear();
       process.stderr.write(
-        written === 0
+        written.length === 0
           ? "witness: interrupted; no record written\n"
-          : `witness: interrupted; ${written} finished record(s) written, no unfinished one\n`,
+          : `witness: interrupted; records written (each with its .md and .csv): ${written.join(", ")}; no unfinished one\n`,
       );
-      return signalled;
+      if (journal !== null) {
+        const shown = shownPath(journal, cwd);
+        process.stderr.write(
+          `witness: the spawns that finished are kept in ${shown}; finish with \`witness run --resume ${shown}\`\n`,
+        );
+      }
+      return interrupts.exitCode();
     }
     throw error;
   } finally {
     clear();
-    process.removeListener("SIGINT", onSigint);
-    process.removeListener("SIGTERM", onSigterm);
+    interrupts.dispose();
   }
   return reportOutcome(outcome, output);
 }

@@ -2,12 +2,20 @@ import { isAbsolute, join, resolve } from "node:path";
 
 import { DOCS } from "../core/doc-paths.js";
 import { UsageError } from "../core/errors.js";
+import { errnoCode } from "../core/fs-errors.js";
 import { repoRoot } from "../core/git.js";
 import type { LockCheck } from "../prereg/verify.js";
 import { listProtocols, refuseUnlessLocked, verifyProtocols } from "../prereg/verify.js";
-import type { CliRef } from "../probes/contracts/probe-spec.js";
+import { type CliRef, cliRefSchema } from "../probes/contracts/probe-spec.js";
 import type { InstalledFacts } from "../probes/vendor-cache.js";
 import { compareWithCommitted, type Reproduction } from "./committed-record.js";
+import {
+  createJournal,
+  type Journal,
+  journalDir,
+  type JournaledSpawn,
+  readJournal,
+} from "./journal.js";
 import { runPool } from "./pool.js";
 import type { InstalledCli, MeasurementRecord, SpawnRecord, Verdict } from "./record.js";
 import { recordInLedger } from "./run-ledger.js";
@@ -95,6 +103,14 @@ export interface RunProtocolsOptions {
   /** Told of each protocol skipped (no `--cli` names its CLI, no arm selected). */
   onSkip?: (line: string) => void;
   now?: () => Date;
+  /** Finish the run this journal holds (`witness run --resume`): only the spawns it lacks run. */
+  resume?: string;
+  /** Where the run's journal goes (`journalDir()` for `witness run`); none when absent. */
+  journalDir?: string;
+  /** Told of the run's journal once it exists, so an interrupt can name it. */
+  onJournal?: (file: string) => void;
+  /** The record writer (injectable: a test fills the disk). */
+  writeRecord?: typeof writeRecord;
 }
 
 /** One protocol's run on one version: its record, where it went, and how it compares. */
@@ -257,8 +273,14 @@ async function installedOf(
  * pool of `jobs`, writing each protocol's record as its last spawn finishes (or, for a shard, one
  * partial result at the end).
  */
-export async function runPlanned(options: RunProtocolsOptions): Promise<RunOutcome> {
+export async function runPlanned(given: RunProtocolsOptions): Promise<RunOutcome> {
+  const resumed = given.resume === undefined ? null : await resumeOptions(given);
+  const options = resumed?.options ?? given;
   const plan = await planRun(options);
+  if (resumed !== null && plan.plan !== resumed.header.plan)
+    throw new UsageError(
+      `${resumed.journal.file}: the run it holds no longer plans the same (a protocol or its lock changed since ${resumed.header.startedAt}); run it anew`,
+    );
   const { out, entries } = plan;
   await ensureWritableDir(out);
   if (options.shard !== undefined)
@@ -277,6 +299,7 @@ export async function runPlanned(options: RunProtocolsOptions): Promise<RunOutco
   const installed = await installedOf(entries, options.facts ?? defaultFacts, options.cacheDir);
   const build: WitnessBuild = await witnessBuild();
   const machine = thisMachine();
+  const spawnTimesSeed = new Map<string, { startedAt: string; finishedAt: string }>();
   const progress: EntryProgress[] = entries.map((entry) => {
     const mine = plan.mine.filter((s) => plan.entries[s.entry] === entry);
     const armsLeft = new Map<string, number>();
@@ -295,22 +318,77 @@ export async function runPlanned(options: RunProtocolsOptions): Promise<RunOutco
       finishedAt: "",
     };
   });
+  // Journaled spawns are kept, not spawned again; records already written are not written again.
+  const done = resumed?.spawns ?? new Map<string, JournaledSpawn>();
+  const todo = plan.mine.filter((s) => !done.has(s.key));
+  for (const s of plan.mine) {
+    const kept = done.get(s.key);
+    const p = progress[s.entry];
+    if (kept === undefined || p === undefined) continue;
+    p.byArm.set(s.arm.id, [...(p.byArm.get(s.arm.id) ?? []), kept.spawn]);
+    p.armsLeft.set(s.arm.id, (p.armsLeft.get(s.arm.id) ?? 1) - 1);
+    p.left--;
+    if (p.startedAt === null || kept.startedAt < p.startedAt) p.startedAt = kept.startedAt;
+    if (kept.finishedAt > p.finishedAt) p.finishedAt = kept.finishedAt;
+    spawnTimesSeed.set(s.key, kept);
+  }
+  const journal: Journal | null =
+    options.shard !== undefined || (options.journalDir === undefined && resumed === null)
+      ? null
+      : (resumed?.journal ??
+        (await createJournal(
+          {
+            type: "run",
+            schema: "witness.journal/1",
+            plan: plan.plan,
+            cwd: plan.cwd,
+            out,
+            files: [...new Set(entries.map((e) => resolve(plan.cwd, e.check.loaded.file)))],
+            ...(options.spawns === undefined ? {} : { spawns: options.spawns }),
+            ...(options.clis === undefined ? {} : { clis: [...options.clis] }),
+            ...(options.arms === undefined && options.rerun === undefined
+              ? {}
+              : {
+                  arms: entries.flatMap((e) =>
+                    e.arms.map((a) => `${e.check.loaded.protocol.id}/${a.id}`),
+                  ),
+                }),
+            startedAt: now().toISOString(),
+          },
+          options.journalDir ?? journalDir(process.env, options.cacheDir),
+        )));
+  if (journal !== null) options.onJournal?.(journal.file);
   const probe = options.probe ?? (await defaultProbe());
   // By entry: records are written as protocols finish, reported in the plan's order.
   const runs = new Map<number, ProtocolRun>();
-  const spawnTimes = new Map<string, { startedAt: string; finishedAt: string }>();
+  const spawnTimes = new Map<string, { startedAt: string; finishedAt: string }>(spawnTimesSeed);
   // Records are written one at a time, in the order their protocols finish.
   let writing: Promise<void> = Promise.resolve();
   const finish = (e: number): void => {
     const p = progress[e];
     const entry = entries[e];
     if (p === undefined || entry === undefined || options.shard !== undefined) return;
+    // Written before an earlier attempt failed or was interrupted: not again.
+    if (resumed?.written.has(entryKey(entry)) === true) return;
     writing = writing.then(async () => {
       const record = assembleRecord(p.frame, p.byArm, {
         startedAt: p.startedAt ?? now().toISOString(),
         finishedAt: p.finishedAt,
       });
-      const written = await writeRecord(record, out);
+      let written: WrittenRecord;
+      try {
+        written = await (options.writeRecord ?? writeRecord)(record, out);
+      } catch (error) {
+        const { id, slug } = entry.check.loaded.protocol;
+        const kept =
+          journal === null
+            ? ""
+            : `; its spawns are kept in ${journal.file}: once the record can be written, \`witness run --resume ${journal.file}\``;
+        throw new UsageError(
+          `${out}: cannot write the record of ${id} ${slug} (${errnoCode(error, String(error))})${kept}`,
+        );
+      }
+      await journal?.written(entryKey(entry), written.json);
       if (options.ledger !== undefined) await recordInLedger(options.ledger, record, written.json);
       const run: ProtocolRun = {
         file: entry.check.loaded.file,
@@ -323,10 +401,14 @@ export async function runPlanned(options: RunProtocolsOptions): Promise<RunOutco
     });
   };
   const started = now().toISOString();
-  let done = 0;
+  // An entry whose every spawn was journaled is written first.
+  progress.forEach((p, e) => {
+    if (p.left === 0) finish(e);
+  });
+  let count = 0;
   try {
     await runPool(
-      plan.mine,
+      todo,
       options.jobs ?? 1,
       async (task) => {
         const p = progress[task.entry];
@@ -336,10 +418,12 @@ export async function runPlanned(options: RunProtocolsOptions): Promise<RunOutco
         p.startedAt ??= at;
         const spawn = await runSpawn(probe, task.spec, task.arm, task.index, options);
         const end = now().toISOString();
+        // Journaled before it counts: a record that cannot be written later loses no spawn.
+        await journal?.spawn({ key: task.key, startedAt: at, finishedAt: end, spawn });
         spawnTimes.set(task.key, { startedAt: at, finishedAt: end });
         p.finishedAt = end;
         p.byArm.set(task.arm.id, [...(p.byArm.get(task.arm.id) ?? []), spawn]);
-        options.onSpawn?.(entry.check.loaded.protocol.id, ++done, plan.mine.length, task.arm.id);
+        options.onSpawn?.(entry.check.loaded.protocol.id, ++count, todo.length, task.arm.id);
         const armLeft = (p.armsLeft.get(task.arm.id) ?? 1) - 1;
         p.armsLeft.set(task.arm.id, armLeft);
         if (armLeft === 0) options.onArm?.(armDone(entry, task.arm.id, p, options.shard));
@@ -353,6 +437,7 @@ export async function runPlanned(options: RunProtocolsOptions): Promise<RunOutco
   }
   await writing;
   options.signal?.throwIfAborted();
+  await journal?.remove();
   if (options.shard === undefined) {
     const ordered = [...runs].sort(([a], [b]) => a - b).map(([, run]) => run);
     return { runs: ordered, shard: null, skipped: plan.skipped };
@@ -418,4 +503,35 @@ function armDone(
 /** Runs the protocols and writes their records (a whole run; `runPlanned` for shards). */
 export async function runProtocols(options: RunProtocolsOptions): Promise<ProtocolRun[]> {
   return (await runPlanned(options)).runs;
+}
+
+// `--resume <journal>`: the run's own options, from the journal's header; nothing else may be named.
+async function resumeOptions(given: RunProtocolsOptions & { resume?: string }) {
+  const cwd = given.cwd ?? process.cwd();
+  const named = [
+    given.all === true || (given.files ?? []).length > 0 ? "protocols or --all" : null,
+    given.clis === undefined ? null : "--cli",
+    given.arms === undefined ? null : "--arm",
+    given.rerun === undefined ? null : "--rerun",
+    given.shard === undefined ? null : "--shard",
+    given.spawns === undefined ? null : "--spawns",
+    given.out === undefined ? null : "--out",
+  ].filter((x) => x !== null);
+  if (named.length > 0)
+    throw new UsageError(
+      `--resume finishes the run its journal holds, as it was planned: drop ${named.join(", ")}`,
+    );
+  const read = await readJournal(resolve(cwd, given.resume ?? ""));
+  const { header } = read;
+  const options: RunProtocolsOptions = {
+    ...given,
+    cwd: header.cwd,
+    files: header.files,
+    all: false,
+    out: header.out,
+    ...(header.spawns === undefined ? {} : { spawns: header.spawns }),
+    ...(header.clis === undefined ? {} : { clis: header.clis.map((c) => cliRefSchema.parse(c)) }),
+    ...(header.arms === undefined ? {} : { arms: header.arms }),
+  };
+  return { ...read, options };
 }

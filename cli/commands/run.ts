@@ -27,6 +27,7 @@ export interface RunArgs {
   "dry-run": boolean;
   json: boolean;
   junit?: string;
+  resume?: string;
 }
 
 // Bounded before any work: `--spawns 1e9` would otherwise plan a billion spawns in memory.
@@ -76,6 +77,7 @@ export async function runOptionsFromArgs(
     rerun: asArray(args.rerun) as Verdict[] | undefined,
     ...(shard === undefined ? {} : { shard }),
     ...(runId === undefined ? {} : { runId }),
+    ...(args.resume === undefined ? {} : { resume: args.resume }),
   };
 }
 
@@ -151,6 +153,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
             default: false,
             describe:
               "print every arm × spawn with its argv, environment and fixture; spawn nothing",
+          })
+          .option("resume", {
+            type: "string",
+            describe:
+              "finish the run a journal holds (its record could not be written, or it was interrupted): only the spawns it lacks run",
           })
           .option("junit", {
             type: "string",
