@@ -1,0 +1,170 @@
+// What a `witness` process costs before its first spawn, against `node -e 0`, and the ADR gate's
+// time as records accumulate (a synthetic repository of 10 and 1,000 records built here).
+import { copyFile, readdir } from "node:fs/promises";
+import os from "node:os";
+import { join } from "node:path";
+
+import { buildChildEnv } from "../core/child-env.js";
+import { runProcess } from "../core/exec.js";
+import { runProtocols } from "../measurements/run-protocols.js";
+import type { ProbeFn } from "../measurements/runner.js";
+import { lockProtocol } from "../prereg/lock.js";
+import { plantedMarkerNames } from "../probes/contracts/fixture.js";
+import { PINNED } from "../probes/contracts/pinned.js";
+import { BUILT_CLI, builtCli, WITNESS_ROOT } from "../test/support/built-cli.js";
+import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
+import { commit, put, tempGitRepo } from "../test/support/witness-repo.js";
+
+const PRELOAD = join(import.meta.dirname, "fixtures", "exit-at-first-spawn.cjs");
+// WITNESS_BENCH_RUNS shrinks a trial run of the bench itself.
+const RUNS = Number(process.env.WITNESS_BENCH_RUNS ?? 15);
+const GATE_RUNS = Math.min(5, RUNS);
+const GATE_SIZES = [10, 1000];
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
+};
+
+interface FirstSpawn {
+  what: string;
+  cpuMs: number;
+  wallMs: number;
+}
+
+async function untilFirstSpawn(args: readonly string[], cwd: string): Promise<FirstSpawn> {
+  const r = await runProcess({
+    file: process.execPath,
+    args: ["--require", PRELOAD, ...args],
+    env: buildChildEnv({ parent: process.env }),
+    cwd,
+    timeoutMs: 60_000,
+  });
+  const line = /^first-spawn (.*)$/m.exec(r.stderr)?.[1];
+  if (line === undefined)
+    throw new Error(`no first-spawn line from ${args.join(" ")}: ${r.stderr}`);
+  return JSON.parse(line) as FirstSpawn;
+}
+
+const COMMANDS: { label: string; args: string[] }[] = [
+  { label: "`witness adr check`", args: ["adr", "check"] },
+  { label: "`witness prereg verify`", args: ["prereg", "verify"] },
+  {
+    label: `\`witness probe --cli codex@${PINNED.codex.version} -- exec hi\``,
+    args: ["probe", "--cli", `codex@${PINNED.codex.version}`, "--", "exec", "hi"],
+  },
+  { label: "`witness run --all`", args: ["run", "--all", "--out", os.tmpdir()] },
+];
+
+async function startupRows(): Promise<string[]> {
+  builtCli(); // refuses a stale dist/
+  const base: FirstSpawn[] = [];
+  const got = new Map<string, FirstSpawn[]>();
+  // Alternating: each round runs the baseline and every command once.
+  for (let i = 0; i < RUNS; i++) {
+    base.push(await untilFirstSpawn(["-e", "0"], WITNESS_ROOT));
+    for (const c of COMMANDS)
+      got.set(c.label, [
+        ...(got.get(c.label) ?? []),
+        await untilFirstSpawn([BUILT_CLI, ...c.args], WITNESS_ROOT),
+      ]);
+  }
+  const baseCpu = median(base.map((b) => b.cpuMs));
+  const baseWall = median(base.map((b) => b.wallMs));
+  const rows = [
+    `| \`node -e 0\` (baseline, to exit) | ${baseCpu.toFixed(0)} | ${baseWall.toFixed(0)} | — | — | — |`,
+  ];
+  for (const c of COMMANDS) {
+    const xs = got.get(c.label) ?? [];
+    const cpu = median(xs.map((x) => x.cpuMs));
+    const wall = median(xs.map((x) => x.wallMs));
+    const first = xs[0]?.what.split("/").at(-1) ?? "?";
+    rows.push(
+      `| ${c.label} | ${cpu.toFixed(0)} | ${wall.toFixed(0)} | ${(cpu - baseCpu).toFixed(0)} | ${(wall - baseWall).toFixed(0)} | ${first} |`,
+    );
+  }
+  return rows;
+}
+
+const seeing: ProbeFn = (spec) =>
+  Promise.resolve(
+    observation({
+      markers: plantedMarkerNames(spec.fixture).map((n) => marker(n, n === "A" ? ["system"] : [])),
+    }),
+  );
+
+/** A repository with protocol 0001 locked, an Accepted ADR requiring it and `n` committed records. */
+async function gateRepo(n: number) {
+  const repo = await tempGitRepo();
+  await put(repo.dir, "docs/adr/0001-demo.md", "# 0001 Demo\n\nStatus: Accepted\nRequires: 0001\n");
+  const rel = "docs/prereg/0001-demo.yaml";
+  await put(repo.dir, rel, protocolText());
+  await commit(repo.dir, "register");
+  await lockProtocol(rel, { cwd: repo.dir });
+  await commit(repo.dir, "lock");
+  const [run] = await runProtocols({ cwd: repo.dir, all: true, install: noInstall, probe: seeing });
+  const first = run?.written.json ?? "";
+  const dir = join(repo.dir, "docs", "measurements");
+  for (let i = 2; i <= n; i++)
+    await copyFile(first, join(dir, `0001-demo-claude-code-2.1.332-${i}.json`));
+  await commit(repo.dir, `${n} records`);
+  const records = (await readdir(dir)).filter((f) => f.endsWith(".json")).length;
+  if (records !== n) throw new Error(`built ${records} records, not ${n}`);
+  return repo;
+}
+
+async function gateRows(): Promise<string[]> {
+  const rows: string[] = [];
+  for (const n of GATE_SIZES) {
+    const repo = await gateRepo(n);
+    try {
+      const walls: number[] = [];
+      for (let i = 0; i < GATE_RUNS; i++) {
+        const started = performance.now();
+        const r = await runProcess({
+          file: process.execPath,
+          args: [BUILT_CLI, "adr", "check"],
+          env: buildChildEnv({ parent: process.env, set: { HOME: repo.dir } }),
+          cwd: repo.dir,
+          timeoutMs: 300_000,
+        });
+        walls.push(performance.now() - started);
+        if (r.exitCode !== 0) throw new Error(`adr check at ${n} records: ${r.stdout}${r.stderr}`);
+      }
+      rows.push(`| ${n} | ${median(walls).toFixed(0)} |`);
+    } finally {
+      await repo.cleanup();
+    }
+  }
+  return rows;
+}
+
+/** Runs both measurements and returns the Markdown section. */
+export default async function benchStartupGate(): Promise<string> {
+  const load = os.loadavg()[0] ?? NaN;
+  const startup = await startupRows();
+  const gate = await gateRows();
+  return [
+    "## startup-gate: a witness process before its first spawn; the ADR gate at 1,000 records",
+    "",
+    `Each command runs ${RUNS} times, alternating with \`node -e 0\`, under a preload`,
+    "(`bench/fixtures/exit-at-first-spawn.cjs`) that stops the process at its first child process and",
+    "prints its CPU (user + system) and wall time since the process started; medians. Target: at most",
+    "100 ms over `node -e 0`.",
+    `Load average (1 min) when the run started: ${load.toFixed(2)}.`,
+    "",
+    "| command | CPU to first spawn (ms) | wall (ms) | CPU over node (ms) | wall over node (ms) | first spawn |",
+    "|---|---:|---:|---:|---:|---|",
+    ...startup,
+    "",
+    `\`witness adr check\` as a whole process in a synthetic repository (one locked protocol, an`,
+    `Accepted ADR requiring it, n committed records of it), median of ${GATE_RUNS}. The gate reads every`,
+    "record in one `git cat-file --batch` and the commits adding them in one `git log`, so the time",
+    "grows with the records' bytes and their recomputation, not by a git process per record.",
+    "",
+    "| records | `witness adr check` (ms) |",
+    "|---:|---:|",
+    ...gate,
+  ].join("\n");
+}
