@@ -22,15 +22,18 @@ import { ensureCli } from "../probes/vendor-cache.js";
 const ROUNDS = 5;
 const PER_ROUND = 3;
 
-const fixture = fixtureSchema.parse({
+/** The fixture every probe bench plants. */
+export const fixture = fixtureSchema.parse({
   files: [{ at: "workspace", path: "CLAUDE.md", content: "Rule {{marker:WS}}" }],
 });
-const script: ProbeSpec["script"] = {
+/** The fake model's script of every probe bench. */
+export const script: ProbeSpec["script"] = {
   turns: [{ calls: [{ shell: "touch {{sentinel:RAN}}" }] }],
   final: "done",
   classifier: "allow",
 };
-const ARGV: Record<ProbeCliName, string[]> = {
+/** Each CLI's argv in the probe benches. */
+export const ARGV: Record<ProbeCliName, string[]> = {
   "claude-code": ["-p", "go", "--allowedTools", "Bash"],
   codex: ["exec", "--sandbox", "workspace-write", "go"],
   gemini: ["-m", "witness-fake-model", "--approval-mode", "yolo", "-p", "go"],
@@ -44,7 +47,7 @@ const ARGV: Record<ProbeCliName, string[]> = {
  * "fresh HOME" starts each run from a copy of the cell's initial HOME, as every probe does (a CLI's
  * first run in a new HOME does set-up work of its own); "warm HOME" reuses one HOME throughout.
  */
-async function bareRunners(name: ProbeCliName, bin: string) {
+export async function bareRunners(name: ProbeCliName, bin: string) {
   const baseEnv = buildChildEnv({ parent: process.env });
   const driver = driverFor(name);
   const cell = await createCell({
@@ -75,13 +78,19 @@ async function bareRunners(name: ProbeCliName, bin: string) {
     });
     if (r.exitCode !== 0) throw new Error(`bare ${name} exited ${r.exitCode}: ${r.stderr}`);
   };
+  const resetHome = async () => {
+    await rm(cell.home, { recursive: true, force: true });
+    await cp(template, cell.home, { recursive: true });
+  };
   return {
     warm: () => spawn(env),
     fresh: async () => {
-      await rm(cell.home, { recursive: true, force: true });
-      await cp(template, cell.home, { recursive: true });
+      await resetHome();
       await spawn(env);
     },
+    /** The bare command itself, for a caller that times it its own way after `resetHome`. */
+    command: { file: bin, args, env, cwd: cell.workspace },
+    resetHome,
     close: async () => {
       await server.close();
       await removeCell(cell);

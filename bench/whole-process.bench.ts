@@ -1,0 +1,253 @@
+// What a user pays, as whole processes: `witness probe` against the bare CLI per CLI, and
+// `witness run --all` against the CPU-bound ideal (the CLIs' own CPU ÷ cores).
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import { join } from "node:path";
+
+import { buildChildEnv } from "../core/child-env.js";
+import { runProcess } from "../core/exec.js";
+import { PINNED } from "../probes/contracts/pinned.js";
+import type { ProbeCliName } from "../probes/contracts/probe-spec.js";
+import { ensureCli } from "../probes/vendor-cache.js";
+import { BUILT_CLI, builtCli, WITNESS_ROOT } from "../test/support/built-cli.js";
+import { ARGV, bareRunners, fixture, script } from "./probe.bench.js";
+
+// WITNESS_BENCH_RUNS shrinks a trial run of the bench itself; WITNESS_BENCH_RUN_ALL=0 leaves out
+// the `witness run --all` rows (they need every protocol's CLI version in the vendor cache).
+const ROUNDS = Number(process.env.WITNESS_BENCH_RUNS ?? 5);
+const PER_ROUND = 2;
+const RUN_ALL_ROUNDS = Math.min(3, ROUNDS);
+const NAMES: ProbeCliName[] = ["claude-code", "codex"];
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
+};
+
+interface Timed {
+  wallMs: number;
+  /** User + system CPU of the process and every child it waited for (bash's `times`). */
+  cpuMs: number;
+}
+
+const seconds = (text: string) => {
+  const m = /^(\d+)m([\d.]+)s$/.exec(text);
+  return m === null ? NaN : (Number(m[1]) * 60 + Number(m[2])) * 1000;
+};
+
+// One process under bash, which prints its children's rusage afterwards: the CPU of the command
+// and of everything it started (a CLI's helpers, witness's git, forwarder and namespace tools).
+async function timed(
+  file: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<Timed> {
+  const started = performance.now();
+  const r = await runProcess({
+    file: "/bin/bash",
+    args: ["-c", '"$@" >/dev/null; rc=$?; times; exit $rc', "bench", file, ...args],
+    env,
+    cwd,
+    timeoutMs: 600_000,
+  });
+  const wallMs = performance.now() - started;
+  if (r.exitCode !== 0)
+    throw new Error(`${file} ${args.join(" ")} exited ${r.exitCode}: ${r.stderr}`);
+  const children = r.stdout.trim().split("\n").at(-1)?.split(/\s+/) ?? [];
+  return { wallMs, cpuMs: seconds(children[0] ?? "") + seconds(children[1] ?? "") };
+}
+
+interface Pair {
+  bare: () => Promise<Timed>;
+  probe: () => Promise<Timed>;
+  close: () => Promise<void>;
+}
+
+async function pairFor(name: ProbeCliName, dir: string): Promise<Pair> {
+  const { bin } = await ensureCli(PINNED[name]);
+  const bare = await bareRunners(name, bin);
+  const fx = join(dir, "fixture.json");
+  const sc = join(dir, "script.json");
+  await writeFile(fx, JSON.stringify(fixture));
+  await writeFile(sc, JSON.stringify(script));
+  const { version } = PINNED[name];
+  const probeArgs = [BUILT_CLI, "probe", "--cli", `${name}@${version}`, "--fixture", fx];
+  return {
+    bare: async () => {
+      await bare.resetHome();
+      const c = bare.command;
+      return timed(c.file, c.args, c.env, c.cwd);
+    },
+    probe: () =>
+      timed(
+        process.execPath,
+        [...probeArgs, "--script", sc, "--", ...ARGV[name]],
+        // witness builds each spawn's environment itself, from the user's.
+        buildChildEnv({ parent: process.env }),
+        dir,
+      ),
+    close: bare.close,
+  };
+}
+
+interface Samples {
+  bare: Timed[];
+  probe: Timed[];
+  ratios: number[];
+}
+
+async function probeRows(dir: string): Promise<{ rows: string[]; bareCpu: Map<string, number> }> {
+  const pairs = new Map<ProbeCliName, Pair>();
+  const got = new Map<ProbeCliName, Samples>();
+  try {
+    for (const name of NAMES) {
+      const pair = await pairFor(name, dir);
+      pairs.set(name, pair);
+      got.set(name, { bare: [], probe: [], ratios: [] });
+      await pair.bare(); // warm-up: page cache, first namespace
+      await pair.probe();
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, pair] of pairs) {
+        const s = got.get(name) as Samples;
+        const bare: Timed[] = [];
+        const probe: Timed[] = [];
+        for (let i = 0; i < PER_ROUND; i++) {
+          // Alternating within the round, the order flipped every round.
+          if ((round + i) % 2 === 0) {
+            bare.push(await pair.bare());
+            probe.push(await pair.probe());
+          } else {
+            probe.push(await pair.probe());
+            bare.push(await pair.bare());
+          }
+        }
+        s.bare.push(...bare);
+        s.probe.push(...probe);
+        s.ratios.push(median(probe.map((t) => t.wallMs)) / median(bare.map((t) => t.wallMs)));
+      }
+    }
+  } finally {
+    for (const pair of pairs.values()) await pair.close();
+  }
+  const rows: string[] = [];
+  const bareCpu = new Map<string, number>();
+  for (const [name, s] of got) {
+    const bw = median(s.bare.map((t) => t.wallMs));
+    const pw = median(s.probe.map((t) => t.wallMs));
+    const bc = median(s.bare.map((t) => t.cpuMs));
+    const pc = median(s.probe.map((t) => t.cpuMs));
+    bareCpu.set(name, bc);
+    rows.push(
+      `| ${name}@${PINNED[name].version} | ${bw.toFixed(0)} | ${pw.toFixed(0)} | ${median(s.ratios).toFixed(2)} | ${bc.toFixed(0)} | ${pc.toFixed(0)} | ${(pc - bc).toFixed(0)} |`,
+    );
+  }
+  return { rows, bareCpu };
+}
+
+// The spawns a finished run made, per CLI name, read from the records it wrote.
+async function spawnsByCli(out: string): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const f of (await readdir(out)).filter((n) => n.endsWith(".json"))) {
+    const r = JSON.parse(await readFile(join(out, f), "utf8")) as {
+      cli: { name: string };
+      arms: { spawns: unknown[] }[];
+    };
+    const n = r.arms.reduce((sum, a) => sum + a.spawns.length, 0);
+    counts.set(r.cli.name, (counts.get(r.cli.name) ?? 0) + n);
+  }
+  return counts;
+}
+
+async function runAllRows(dir: string, bareCpu: Map<string, number>): Promise<string[]> {
+  const cores = os.availableParallelism();
+  const runs: Timed[] = [];
+  let counts = new Map<string, number>();
+  for (let round = 0; round < RUN_ALL_ROUNDS; round++) {
+    const out = await mkdtemp(join(dir, "run-all-"));
+    try {
+      runs.push(
+        await timed(
+          process.execPath,
+          [BUILT_CLI, "run", "--all", "--out", out],
+          buildChildEnv({ parent: process.env }),
+          WITNESS_ROOT,
+        ),
+      );
+      counts = await spawnsByCli(out);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  }
+  // The CLIs' own CPU: each CLI's bare median above, or measured here for the CLIs the probe rows
+  // leave out, times its spawns in the run.
+  for (const name of counts.keys()) {
+    if (bareCpu.has(name) || !(name in PINNED)) continue;
+    const pair = await pairFor(name as ProbeCliName, dir);
+    try {
+      await pair.bare();
+      const xs: number[] = [];
+      for (let i = 0; i < PER_ROUND + 1; i++) xs.push((await pair.bare()).cpuMs);
+      bareCpu.set(name, median(xs));
+    } finally {
+      await pair.close();
+    }
+  }
+  let ownCpu = 0;
+  const parts: string[] = [];
+  for (const [name, n] of counts) {
+    const cpu = bareCpu.get(name) ?? NaN;
+    ownCpu += n * cpu;
+    parts.push(`${name} ${n} × ${cpu.toFixed(0)} ms`);
+  }
+  const ideal = ownCpu / cores;
+  const wall = median(runs.map((r) => r.wallMs));
+  const cpu = median(runs.map((r) => r.cpuMs));
+  const spawns = [...counts.values()].reduce((a, b) => a + b, 0);
+  return [
+    `| \`witness run --all\` (${spawns} spawns, --jobs ${cores}) | ${(wall / 1000).toFixed(1)} | ${(ideal / 1000).toFixed(1)} | ${(wall / ideal).toFixed(2)} | ${(cpu / 1000).toFixed(1)} | ${(ownCpu / 1000).toFixed(1)} | ${((cpu - ownCpu) / spawns).toFixed(0)} |`,
+    "",
+    `The CLIs' own CPU: ${parts.join(", ")} (each CLI's bare run of this bench, at its pinned version, stands for its spawns in the run).`,
+  ];
+}
+
+/** Runs both comparisons and returns the Markdown section. */
+export default async function benchWholeProcess(): Promise<string> {
+  builtCli(); // refuses a stale dist/
+  const load = os.loadavg()[0] ?? NaN;
+  const dir = await mkdtemp(join(os.tmpdir(), "witness-bench-whole-"));
+  try {
+    const { rows, bareCpu } = await probeRows(dir);
+    const runAll =
+      process.env.WITNESS_BENCH_RUN_ALL === "0"
+        ? ["| `witness run --all` | not run (WITNESS_BENCH_RUN_ALL=0) | | | | | |"]
+        : await runAllRows(dir, bareCpu);
+    return [
+      "## whole-process: what a user pays, `witness probe` and `witness run --all`",
+      "",
+      `\`witness probe\` (\`node dist/cli/main.js probe --cli … --fixture … --script … -- <argv>\`, the`,
+      "fixture, script and argv of bench/probe.bench.ts) against the bare CLI binary with the same env",
+      `from a fresh copy of the cell's HOME, against a fake server in the bench process: ${ROUNDS} rounds ×`,
+      `${PER_ROUND} runs of each, alternating, the order flipped every round. Each is one process under`,
+      "bash, whose `times` gives the CPU of the process and the children it waited for. The ratio is",
+      "the median over rounds of (median witness ÷ median bare) wall time within the round; the bare",
+      "CPU leaves out the fake server, which witness runs in its own process. Target: ratio ≤ 1.25.",
+      `Load average (1 min) when the run started: ${load.toFixed(2)}.`,
+      "",
+      "| CLI | bare (ms) | `witness probe` (ms) | ratio | bare CPU (ms) | witness CPU (ms) | witness CPU over bare (ms) |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+      ...rows,
+      "",
+      `\`witness run --all --out <temp>\` in this repository, median of ${RUN_ALL_ROUNDS}, against the CPU-bound ideal:`,
+      "the CLIs' own CPU for the run's spawns divided by the cores. Target: ratio ≤ 1.10.",
+      "",
+      "| run | wall (s) | ideal (s) | ratio | CPU (s) | the CLIs' own CPU (s) | witness CPU per spawn (ms) |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+      ...runAll,
+    ].join("\n");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
