@@ -47,3 +47,10 @@ describe("the sentinel MCP server", () => {
     expect(sentinelPathProblem("/tmp/c/ws/.witness-sentinels/A")).toBeNull();
   });
 });
+
+describe("serveSentinelMcp", () => {
+  it("refuses a --started path that is not a sentinel, before serving", async () => {
+    const { serveSentinelMcp } = await import("./sentinel-server.js");
+    await expect(serveSentinelMcp({ started: "/etc/x" })).rejects.toThrow(/--started: refused/);
+  });
+});

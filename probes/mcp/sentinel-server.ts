@@ -7,6 +7,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { z } from "zod";
 
 import { writeFileAtomic } from "../../core/atomic.js";
+import { UsageError } from "../../core/errors.js";
 
 /** The server's name, as a CLI lists its tools (Claude Code: `mcp__<name>__<tool>`). */
 export const SENTINEL_SERVER_NAME = "witness";
@@ -51,7 +52,15 @@ export function sentinelMcpServer(): McpServer {
   return server;
 }
 
-/** Serves the sentinel tool on stdin/stdout; the process lives until the client closes stdin. */
-export async function serveSentinelMcp(): Promise<void> {
+/**
+ * Serves the sentinel tool on stdin/stdout; the process lives until the client closes stdin.
+ * With `started`, that sentinel is written first: the CLI started the server, whether or not it
+ * ever offers the tool to the model.
+ */
+export async function serveSentinelMcp(options: { started?: string } = {}): Promise<void> {
+  if (options.started !== undefined) {
+    const result = await touchSentinel(options.started);
+    if (!result.ok) throw new UsageError(`--started: ${result.text}`);
+  }
   await sentinelMcpServer().connect(new StdioServerTransport());
 }
