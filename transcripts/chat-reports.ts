@@ -1,8 +1,11 @@
-// Gemini CLI and Qwen Code chats as `witness transcript` reports them. Neither CLI records an
-// approval mode per turn; a call's outcome comes from the status the CLI wrote for it.
+// Gemini CLI and Qwen Code chats, pi sessions and opencode databases as `witness transcript`
+// reports them. None of them records an approval mode per turn; a call's outcome comes from the
+// status or wording the CLI wrote for it.
 import { driftWarnings } from "./drift.js";
 import type { GeminiChat, GeminiToolCall } from "./gemini-chat.js";
 import { GEMINI_DENIED } from "./gemini-chat.js";
+import { opencodeCallOutcome, type OpencodeDb } from "./opencode-session.js";
+import { piResultOutcome, type PiSession } from "./pi-session.js";
 import type { QwenChat, QwenToolCall } from "./qwen-chat.js";
 import {
   type CallOutcome,
@@ -117,6 +120,87 @@ export function qwenReport(chat: QwenChat): SessionReport {
     lineCount: chat.lineCount,
     drift: chat.drift,
     warnings: driftWarnings(chat.path, chat.drift),
+    sidechains: [],
+  };
+}
+
+/** The report of a pi session file. */
+export function piReport(session: PiSession): SessionReport {
+  const results = new Map(session.toolResults.map((r) => [r.toolCallId, r]));
+  const models = [...new Set(session.models.map((m) => `${m.provider}/${m.modelId}`))];
+  return {
+    file: session.path,
+    cli: "pi",
+    sessionId: session.header?.id ?? null,
+    cwd: session.header?.cwd ?? null,
+    cliVersion: null,
+    model: models.at(-1) ?? null,
+    models,
+    permissionModes: [],
+    sandboxPolicies: [],
+    calls: session.toolCalls.map((call) => {
+      const result = results.get(call.id);
+      const outcome = result === undefined ? "unknown" : piResultOutcome(result);
+      const exit = /Command exited with code (\d+)/.exec(result?.text ?? "");
+      return {
+        line: call.line,
+        id: call.id,
+        name: call.name,
+        inputSummary: summarizeInput(call.arguments),
+        outcome,
+        because: result === undefined ? "no result recorded" : "isError and wording",
+        exitCode: exit ? Number(exit[1]) : null,
+        resultExcerpt: resultExcerpt(outcome, result?.text ?? ""),
+      };
+    }),
+    finalText: session.finalText === null ? null : clip(session.finalText, 2000),
+    usage: null,
+    lineCount: session.lineCount,
+    drift: session.drift,
+    warnings: driftWarnings(session.path, session.drift),
+    sidechains: [],
+  };
+}
+
+/** The report of an opencode database: its newest session (rows are numbered per table). */
+export function opencodeReport(db: OpencodeDb): SessionReport {
+  const session = db.sessions.at(-1) ?? null;
+  const model = session?.model as { id?: unknown; providerID?: unknown } | null | undefined;
+  const modelName =
+    typeof model?.id === "string"
+      ? typeof model.providerID === "string"
+        ? `${model.providerID}/${model.id}`
+        : model.id
+      : null;
+  const calls = db.toolCalls.filter((c) => session === null || c.sessionId === session.id);
+  return {
+    file: db.path,
+    cli: "opencode",
+    sessionId: session?.id ?? null,
+    cwd: session?.directory ?? null,
+    cliVersion: session?.version ?? null,
+    model: modelName,
+    models: modelName === null ? [] : [modelName],
+    permissionModes: [],
+    sandboxPolicies: [],
+    calls: calls.map((call, i) => {
+      const outcome = opencodeCallOutcome(call);
+      return {
+        line: i + 1,
+        id: call.callId,
+        name: call.tool,
+        inputSummary: summarizeInput(call.input),
+        outcome,
+        because: `status ${call.status}`,
+        exitCode: call.exit,
+        resultExcerpt: resultExcerpt(outcome, call.output ?? call.error ?? ""),
+      };
+    }),
+    finalText: db.finalText === null ? null : clip(db.finalText, 2000),
+    usage: null,
+    lineCount: db.messageCount,
+    drift: db.drift,
+    warnings: driftWarnings(db.path, db.drift),
     sidechains: [],
   };
 }

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -120,6 +120,33 @@ describe("openTranscript on Gemini CLI and Qwen Code chats", () => {
   }
 });
 
+// pi and opencode fixtures: meta.json holds each call as the cell observed it when it was recorded.
+const sessions = [
+  { name: "pi-0.73.1-tools", cli: "pi" },
+  { name: "opencode-1.18.33-auto", cli: "opencode" },
+  { name: "opencode-1.18.33-default", cli: "opencode" },
+] as const;
+
+describe("openTranscript on pi sessions and opencode databases", () => {
+  for (const fixture of sessions) {
+    it(`${fixture.name}: read as ${fixture.cli}, each call ending as the cell saw it`, async () => {
+      const dir = join(import.meta.dirname, "test", "fixtures", fixture.name);
+      const meta = JSON.parse(await readFile(join(dir, "meta.json"), "utf8")) as {
+        cwd: string;
+        toolCalls: { id: string; outcome: string }[];
+      };
+      const report = await openTranscript(dir);
+      expect(report.cli).toBe(fixture.cli);
+      expect(report.cwd).toBe(meta.cwd);
+      expect(report.calls.map((c) => [c.id, c.outcome])).toEqual(
+        meta.toolCalls.map((c) => [c.id, c.outcome]),
+      );
+      expect(report.warnings).toEqual([]);
+      expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+    });
+  }
+});
+
 describe("openTranscript on bad input", () => {
   it("reads a file whose last line was cut off, and names that line", async () => {
     const path = await file(
@@ -162,7 +189,7 @@ describe("openTranscript on bad input", () => {
   it("refuses JSON lines that no known CLI writes", async () => {
     const path = await file("other.jsonl", '{"name":"x","version":"1"}\n');
     expect(await inputError(path)).toMatch(
-      /line 1: a JSON record of no session format witness reads \(Claude Code, Codex, Gemini CLI, Qwen Code\) \(keys: name, version\)$/,
+      /line 1: a JSON record of no session format witness reads \(Claude Code, Codex, Gemini CLI, Qwen Code, pi\) \(keys: name, version\)$/,
     );
   });
 
@@ -171,7 +198,7 @@ describe("openTranscript on bad input", () => {
     await mkdir(join(empty, "deeper"), { recursive: true });
     await writeFile(join(empty, "deeper", "x.jsonl"), '{"a":1}\n');
     expect(await inputError(empty)).toBe(
-      `${empty}: no Claude Code, Codex, Gemini CLI or Qwen Code session here (none of its 1 .jsonl file(s) is one)`,
+      `${empty}: no session of a CLI witness reads here (none of its 1 candidate file(s) is one)`,
     );
     expect(await inputError(join(dir, "absent"))).toMatch(
       /absent: cannot read the transcript \(ENOENT\)$/,

@@ -1,10 +1,10 @@
 // `witness transcript <file|dir>`: find the session a path names, tell which CLI wrote it, read it.
-import { readdir, stat } from "node:fs/promises";
+import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 
 import { InputError } from "../core/errors.js";
 import { unreadableFile } from "../core/read-input.js";
-import { geminiReport, qwenReport } from "./chat-reports.js";
+import { geminiReport, opencodeReport, piReport, qwenReport } from "./chat-reports.js";
 import { CLAUDE_KNOWN_TYPES } from "./claude-records.js";
 import { readClaudeSession } from "./claude-session.js";
 import { CODEX_KNOWN_TYPES } from "./codex-records.js";
@@ -12,18 +12,21 @@ import { readCodexRollout } from "./codex-rollout.js";
 import { keysOf } from "./drift.js";
 import { readGeminiChat } from "./gemini-chat.js";
 import { claudeSidechains, isClaudeSidechainName } from "./locate.js";
+import { readOpencodeDb } from "./opencode-session.js";
 import { fileStart } from "./peek.js";
+import { readPiSession } from "./pi-session.js";
 import { readQwenChat } from "./qwen-chat.js";
 import { claudeReport, codexReport, type SessionReport } from "./session-report.js";
 
 /** The CLI a transcript file comes from, from its first records. */
-export type TranscriptKind = "claude-code" | "codex" | "gemini" | "qwen";
+export type TranscriptKind = "claude-code" | "codex" | "gemini" | "qwen" | "pi" | "opencode";
 
 /** What the start of a file says it is: a kind, or why it is not a transcript. */
 export type Sniffed = { kind: TranscriptKind; sidechain: boolean } | { kind: null; why: string };
 
 /** Tells which CLI wrote a session file by its first records; anything else says why not. */
 export async function sniffTranscript(path: string): Promise<Sniffed> {
+  if (await isSqlite(path)) return { kind: "opencode", sidechain: false };
   const start = await fileStart(path);
   if (start.empty) return { kind: null, why: "empty: the file holds no record" };
   for (const { value } of start.records) {
@@ -32,6 +35,8 @@ export async function sniffTranscript(path: string): Promise<Sniffed> {
       unknown
     >;
     const type = typeof record.type === "string" ? record.type : null;
+    if (type === "session" && typeof record.id === "string" && !("payload" in record))
+      return { kind: "pi", sidechain: false };
     if (type === null && typeof record.sessionId === "string" && "projectHash" in record)
       return { kind: "gemini", sidechain: false };
     // Qwen Code's records look like Claude Code's but carry Gemini-style `parts`.
@@ -61,7 +66,7 @@ export async function sniffTranscript(path: string): Promise<Sniffed> {
   }
   return {
     kind: null,
-    why: `line ${first.line}: a JSON record of no session format witness reads (Claude Code, Codex, Gemini CLI, Qwen Code) (keys: ${keysOf(first.value)})`,
+    why: `line ${first.line}: a JSON record of no session format witness reads (Claude Code, Codex, Gemini CLI, Qwen Code, pi) (keys: ${keysOf(first.value)})`,
   };
 }
 
@@ -86,12 +91,28 @@ export async function openTranscript(target: string): Promise<SessionReport> {
   if (sniffed.kind === "codex") return codexReport(await readCodexRollout(file));
   if (sniffed.kind === "gemini") return geminiReport(await readGeminiChat(file));
   if (sniffed.kind === "qwen") return qwenReport(await readQwenChat(file));
+  if (sniffed.kind === "pi") return piReport(await readPiSession(file));
+  if (sniffed.kind === "opencode") return opencodeReport(await readOpencodeDb(file));
   const session = await readClaudeSession(file);
   const sides =
     session.sessionId === null || sniffed.sidechain
       ? []
       : await claudeSidechains(file, session.sessionId);
   return claudeReport(session, await Promise.all(sides.map((side) => readClaudeSession(side))));
+}
+
+const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
+
+/** True when the file starts as an SQLite database does (opencode keeps its sessions in one). */
+async function isSqlite(path: string): Promise<boolean> {
+  const handle = await open(path, "r");
+  try {
+    const head = Buffer.alloc(SQLITE_MAGIC.length);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return bytesRead === head.length && head.equals(SQLITE_MAGIC);
+  } finally {
+    await handle.close();
+  }
 }
 
 const SKIP = new Set(["node_modules", ".git", "subagents"]);
@@ -110,12 +131,12 @@ async function findSession(dir: string): Promise<string> {
   if (newest === undefined) {
     const looked =
       files.length === 0
-        ? "no .jsonl file in it"
-        : `none of its ${files.length} .jsonl file(s) is one`;
+        ? "no .jsonl file or opencode.db in it"
+        : `none of its ${files.length} candidate file(s) is one`;
     throw new InputError(dir, [
       {
         path: "",
-        message: `no Claude Code, Codex, Gemini CLI or Qwen Code session here (${looked})`,
+        message: `no session of a CLI witness reads here (${looked})`,
       },
     ]);
   }
@@ -127,7 +148,8 @@ async function jsonlFiles(dir: string, depth: number): Promise<string[]> {
   const found: string[] = [];
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    if (entry.isFile() && entry.name.endsWith(".jsonl")) found.push(path);
+    if (entry.isFile() && (entry.name.endsWith(".jsonl") || entry.name === "opencode.db"))
+      found.push(path);
     else if (entry.isDirectory() && depth > 0 && !SKIP.has(entry.name))
       found.push(...(await jsonlFiles(path, depth - 1)));
   }

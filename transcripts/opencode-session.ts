@@ -18,6 +18,24 @@ import {
   opencodeSessionRowSchema,
   opencodeToolPartSchema,
 } from "./opencode-records.js";
+import type { CallOutcome } from "./session-facts.js";
+
+/** opencode's wordings for a call it did not run: an auto-rejected ask, a deny rule, no such tool. */
+export const OPENCODE_WORDING = {
+  rejected: /rejected permission to use this specific tool call/,
+  ruleDenied: /rule which prevents you from using this specific tool call/,
+  unavailable: /Model tried to call unavailable tool|unavailable tool/,
+} as const;
+
+/** How a call ended by opencode's own record: its wording, then its status and exit code. */
+export function opencodeCallOutcome(call: OpencodeToolCall): CallOutcome {
+  const text = call.output ?? call.error ?? "";
+  if (call.error !== null && OPENCODE_WORDING.rejected.test(call.error)) return "denied";
+  if (OPENCODE_WORDING.unavailable.test(text)) return "no-such-tool";
+  if (OPENCODE_WORDING.ruleDenied.test(text)) return "denied";
+  const failed = call.status === "error" || (call.exit !== null && call.exit !== 0);
+  return failed ? "error" : "ran";
+}
 
 /** One session row. */
 export interface OpencodeSessionInfo {

@@ -6,6 +6,7 @@ import { z } from "zod";
 
 import { type Drift, DriftLog, keysOf } from "./drift.js";
 import { MarkerSearch, recordType, streamJsonl, tally } from "./jsonl-stream.js";
+import type { CallOutcome } from "./session-facts.js";
 
 const headerSchema = z.looseObject({
   type: z.literal("session"),
@@ -31,6 +32,15 @@ const toolResultSchema = z.looseObject({
   content: contentSchema,
   isError: z.boolean().optional(),
 });
+
+/** pi's answer to a call of a tool it does not offer: `Tool <name> not found`. */
+export const PI_NOT_FOUND = /^Tool \S+ not found/;
+
+/** How pi's session says a call ended: pi has no approval layer, so ran, failed or not there. */
+export function piResultOutcome(result: { isError: boolean; text: string }): CallOutcome {
+  if (PI_NOT_FOUND.test(result.text)) return "no-such-tool";
+  return result.isError ? "error" : "ran";
+}
 
 /** The line types pi 0.73 writes; any other is kept and counted as unknown. */
 export const PI_KNOWN_TYPES = [

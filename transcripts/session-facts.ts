@@ -67,7 +67,16 @@ export function summarizeInput(input: unknown): string {
   if (typeof input === "string") return clip(oneLine(input), SUMMARY);
   if (typeof input === "object" && input !== null && !Array.isArray(input)) {
     const fields = input as Record<string, unknown>;
-    for (const key of ["command", "cmd", "file_path", "path", "pattern", "url", "code"]) {
+    for (const key of [
+      "command",
+      "cmd",
+      "file_path",
+      "filePath",
+      "path",
+      "pattern",
+      "url",
+      "code",
+    ]) {
       const value = fields[key];
       if (typeof value === "string") return clip(`${key}: ${oneLine(value)}`, SUMMARY);
       if (Array.isArray(value) && value.every((v) => typeof v === "string"))

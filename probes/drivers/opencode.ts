@@ -5,7 +5,12 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { driftWarnings } from "../../transcripts/drift.js";
-import { opencodeDbPath, readOpencodeDb } from "../../transcripts/opencode-session.js";
+import {
+  OPENCODE_WORDING,
+  opencodeCallOutcome,
+  opencodeDbPath,
+  readOpencodeDb,
+} from "../../transcripts/opencode-session.js";
 import { CLI_CATALOG } from "../contracts/clis.js";
 import type { ToolOutcome } from "../contracts/observation.js";
 import { openaiChat } from "../fake/openai-chat.js";
@@ -64,9 +69,7 @@ async function prepare(input: PrepareInput): Promise<void> {
   }
 }
 
-const REJECTED = /rejected permission to use this specific tool call/;
-const RULE_DENIED = /rule which prevents you from using this specific tool call/;
-const UNAVAILABLE = /Model tried to call unavailable tool|unavailable tool/;
+const { rejected: REJECTED, ruleDenied: RULE_DENIED, unavailable: UNAVAILABLE } = OPENCODE_WORDING;
 
 /** How a call ended by opencode's own record: its decision, then its text and exit code. */
 export function opencodeOutcome(
@@ -100,7 +103,7 @@ async function readTranscript(
     const failed = call.status === "error" || (call.exit !== null && call.exit !== 0);
     const result = { isError: failed, text };
     results.set(call.callId, result);
-    outcomes.set(call.callId, opencodeOutcome(null, decisions.get(call.callId) ?? null, result));
+    outcomes.set(call.callId, opencodeCallOutcome(call));
   }
   const model = db.sessions.at(-1)?.model as { id?: unknown; providerID?: unknown } | undefined;
   return {

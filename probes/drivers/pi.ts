@@ -4,7 +4,13 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { driftWarnings } from "../../transcripts/drift.js";
-import { newestPiSession, piAgentDir, readPiSession } from "../../transcripts/pi-session.js";
+import {
+  newestPiSession,
+  PI_NOT_FOUND,
+  piAgentDir,
+  piResultOutcome,
+  readPiSession,
+} from "../../transcripts/pi-session.js";
 import { CLI_CATALOG } from "../contracts/clis.js";
 import type { ToolOutcome } from "../contracts/observation.js";
 import { openaiChat } from "../fake/openai-chat.js";
@@ -21,9 +27,6 @@ import { DUMMY_KEY } from "./shared.js";
 /** The provider and model the cell's pi is pointed at. */
 export const PI_PROVIDER = "witness";
 export const PI_MODEL = "fake-model";
-
-// pi answers a call to a tool it does not offer with `Tool <name> not found`.
-const NOT_FOUND = /^Tool \S+ not found/;
 
 async function readJson(file: string): Promise<Record<string, unknown>> {
   try {
@@ -57,12 +60,6 @@ async function prepare({ cell, env, baseUrl }: PrepareInput): Promise<void> {
   await writeFile(settingsFile, JSON.stringify({ ...settings, ...defaults }, null, 2));
 }
 
-/** How pi's session says a call ended: pi has no approval layer, so ran, failed or not there. */
-export function piRecordedOutcome(result: WireResult): ToolOutcome {
-  if (NOT_FOUND.test(result.text)) return "no-such-tool";
-  return result.isError ? "error" : "ran";
-}
-
 async function readTranscript(
   env: Readonly<Record<string, string>>,
   hints: TranscriptHints,
@@ -76,7 +73,7 @@ async function readTranscript(
   for (const r of session.toolResults) {
     const result = { isError: r.isError, text: r.text };
     results.set(r.toolCallId, result);
-    outcomes.set(r.toolCallId, piRecordedOutcome(result));
+    outcomes.set(r.toolCallId, piResultOutcome(result));
   }
   const model = session.models.at(-1);
   return {
@@ -112,9 +109,9 @@ export const piDriver: ProbeDriver = {
   readTranscript,
   // pi has no approval layer: a call that was offered either ran or failed.
   outcome(result, _decision, recorded) {
-    if (recorded != null) return piRecordedOutcome(recorded);
+    if (recorded != null) return piResultOutcome(recorded);
     if (result === null) return "unknown";
-    if (NOT_FOUND.test(result.text)) return "no-such-tool";
+    if (PI_NOT_FOUND.test(result.text)) return "no-such-tool";
     return /Command exited with code [1-9]/.test(result.text) ? "error" : "ran";
   },
   // The session file is named by time and id (kept in meta.json); a fixture gives it a stable name.
