@@ -70,8 +70,10 @@ export const geminiDriver: ProbeDriver = {
           input: { command: call.shell, description: "witness probe command" },
         }
       : { name: call.tool, input: call.input },
-  launch: ({ argv, baseUrl, cell }) => ({
+  // The prompt a rendered node puts on stdin stays there: dropped, the CLI would run without it.
+  launch: ({ argv, baseUrl, cell, stdin }) => ({
     args: [...argv],
+    ...(stdin === undefined ? {} : { stdin }),
     env: {
       GEMINI_API_KEY: DUMMY_KEY,
       GOOGLE_GEMINI_BASE_URL: baseUrl,

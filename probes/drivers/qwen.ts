@@ -89,8 +89,10 @@ export const qwenDriver: ProbeDriver = {
     "shell" in call
       ? { name: "run_shell_command", input: { command: call.shell } }
       : { name: call.tool, input: call.input },
-  launch: ({ argv, baseUrl }) => ({
+  // The prompt a rendered node puts on stdin stays there: dropped, the CLI would run without it.
+  launch: ({ argv, baseUrl, stdin }) => ({
     args: [...argv],
+    ...(stdin === undefined ? {} : { stdin }),
     env: {
       OPENAI_API_KEY: DUMMY_KEY,
       OPENAI_BASE_URL: `${baseUrl}/v1`,
