@@ -158,7 +158,7 @@ describe("--json on every reporting command (built CLI)", () => {
     expect(made.doc.file).toBe(join(repo.dir, "docs", "prereg", "0002-next.yaml"));
   }, 120_000);
 
-  it("vendors add, list and path; shim install and log; orchestrate run", async () => {
+  it("vendors add, list and path; shim install, log and assert; plan; parent-access; orchestrate run", async () => {
     const add = await json(["vendors", "add", "codex@0.171.0"]);
     expect((add.doc as unknown as { version: string }[])[0]?.version).toBe("0.171.0");
     const list = await json(["vendors", "list"]);
@@ -170,10 +170,17 @@ describe("--json on every reporting command (built CLI)", () => {
     expect((install.doc.shims as { name: string }[]).map((s) => s.name)).toEqual(["claude"]);
     const log = await json(["shim", "log", join(shims, "shims.jsonl")], {});
     expect(log.doc).toEqual({ records: [], problems: [] });
+    const assert = await json(["shim", "assert", join(shims, "shims.jsonl"), "claude"]);
+    expect(assert.code).toBe(1);
+    expect(assert.doc.pass).toBe(false);
     await writeFile(
       join(repo.dir, "wf.yaml"),
       "name: one\nnodes:\n  - { id: review, adapter: claude-code, prompt: hi }\n",
     );
+    const plan = await json(["plan", "--workflow", "wf.yaml"]);
+    expect(JSON.stringify(plan.doc)).toContain("review");
+    const parent = await json(["parent-access"]);
+    expect(Object.keys(parent.doc).length).toBeGreaterThan(0);
     const run = await json(["orchestrate", "run", "wf.yaml", "--state", "state"], {
       PATH: "/usr/bin:/bin",
     });
