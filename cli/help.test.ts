@@ -10,7 +10,7 @@ const GROUPS: Record<string, string[]> = {
   shim: ["install", "log", "assert"],
   orchestrate: ["run", "resume"],
 };
-const COMMANDS = ["run", "merge", "diff", "drift", "bisect", "probe", "argv", "plan"];
+const COMMANDS = ["run", "merge", "diff", "drift", "report", "bisect", "probe", "argv", "plan"];
 
 const witness = (...args: string[]) =>
   runBuiltCli(args, { cwd: WITNESS_ROOT, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });

@@ -13,6 +13,7 @@ import { parentAccessCommand } from "./parent-access.js";
 import { planCommand } from "./plan.js";
 import { preregCommand } from "./prereg.js";
 import { probeCommand } from "./probe.js";
+import { reportCommand } from "./report.js";
 import { runCommand } from "./run.js";
 import { shimCommand } from "./shim.js";
 import { transcriptCommand } from "./transcript.js";
@@ -28,6 +29,7 @@ export const commands: CommandModule<{}, any>[] = [
   adrCommand,
   diffCommand,
   driftCommand,
+  reportCommand,
   bisectCommand,
   probeCommand,
   vendorsCommand,
