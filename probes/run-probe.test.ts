@@ -6,8 +6,9 @@ import { describe, expect, it } from "vitest";
 
 import type { ExecResult } from "../core/exec.js";
 import { scriptSchema } from "./contracts/script.js";
+import { driverFor } from "./drivers/index.js";
 import type { CapturedRequest } from "./fake/server.js";
-import { runProbe, spawnFaults } from "./run-probe.js";
+import { managedFacts, runProbe, spawnFaults } from "./run-probe.js";
 
 const ok: ExecResult = {
   exitCode: 0,
@@ -99,5 +100,23 @@ describe("runProbe without an installable CLI", () => {
       process.env.PATH = saved;
       await rm(cacheDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("managed configuration as a stated fact", () => {
+  it("says which of a driver's managed files exist, each by path", () => {
+    const present = new Set(["/etc/claude-code/managed-settings.json"]);
+    expect(
+      managedFacts(driverFor("claude-code").managedFiles ?? [], (p) => present.has(p)),
+    ).toEqual([
+      { path: "/etc/claude-code/managed-settings.json", present: true },
+      { path: "/etc/claude-code/managed-mcp.json", present: false },
+      { path: "/etc/claude-code/CLAUDE.md", present: false },
+    ]);
+  });
+
+  it("is named for Claude Code, Codex, Gemini CLI and Qwen Code", () => {
+    for (const name of ["claude-code", "codex", "gemini", "qwen"] as const)
+      expect(driverFor(name).managedFiles?.length ?? 0, name).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,5 @@
 // One probe spawn end to end: cell, fake server, launch (netns when possible), observe, clean up.
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 
@@ -87,6 +88,14 @@ function sideList(requests: readonly CapturedRequest[]): string {
   return sideRequestSummary(requests)
     .map((s) => `${s.method} ${s.path}`)
     .join(", ");
+}
+
+/** Which of a driver's machine-wide managed files exist: a fact every observation states. */
+export function managedFacts(
+  paths: readonly string[],
+  exists: (path: string) => boolean = existsSync,
+): { path: string; present: boolean }[] {
+  return paths.map((path) => ({ path, present: exists(path) }));
 }
 
 /** Runs the real CLI once in a fresh cell against the scripted fake model and returns what it observed. */
@@ -203,6 +212,7 @@ export async function runProbe(
       cwd: cell.cwd,
       isolation: slot ? "netns" : "loopback-config",
       containment: contained.kind,
+      managedFiles: managedFacts(driver.managedFiles ?? []),
       exitCode: result.exitCode,
       signal: result.signal,
       timedOut: result.timedOut,

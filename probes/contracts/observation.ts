@@ -57,6 +57,8 @@ export const observationSchema = z.object({
   isolation: isolationSchema,
   /** How the CLI's process tree was tied to witness: its own PID namespace, or a process group. */
   containment: z.enum(["pidns", "process-group"]).optional(),
+  /** The machine-wide managed files the driver names, and whether each existed at the spawn. */
+  managedFiles: z.array(z.object({ path: z.string(), present: z.boolean() })).optional(),
   exitCode: z.number().int().nullable(),
   signal: z.string().nullable(),
   timedOut: z.boolean(),

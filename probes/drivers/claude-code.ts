@@ -100,6 +100,12 @@ export const claudeCodeDriver: ProbeDriver = {
     return result.isError ? "error" : "ran";
   },
   sessionFixture: { name: "session.jsonl" },
+  // Managed settings, MCP servers and memory (its code joins these names to /etc/claude-code).
+  managedFiles: [
+    "/etc/claude-code/managed-settings.json",
+    "/etc/claude-code/managed-mcp.json",
+    "/etc/claude-code/CLAUDE.md",
+  ],
   instructionFiles: [
     { at: "workspace", path: "CLAUDE.md", when: "project scope" },
     { at: "workspace", path: ".claude/CLAUDE.md", when: "project scope" },

@@ -145,6 +145,12 @@ export const codexDriver: ProbeDriver = {
     return exit === null && !result.isError && !/error|failed/i.test(result.text) ? "ran" : "error";
   },
   sessionFixture: { name: "rollout.jsonl" },
+  // The system configuration, its requirements and the managed layer (strings in its binary).
+  managedFiles: [
+    "/etc/codex/config.toml",
+    "/etc/codex/requirements.toml",
+    "/etc/codex/managed_config.toml",
+  ],
   instructionFiles: [
     { at: "workspace", path: "AGENTS.md", when: "from the repository root down to the cwd" },
     { at: "workspace", path: "AGENTS.override.md", when: "instead of AGENTS.md in its directory" },

@@ -157,6 +157,11 @@ export interface ProbeDriver {
   /** Instruction files the CLI is known to read (documentation; fixtures choose their own). */
   readonly instructionFiles: readonly InstructionFile[];
   /**
+   * Machine-wide managed files the CLI reads whatever its HOME (found in its code); a cell cannot
+   * move them, so every observation says which of them exist. Optional: none known.
+   */
+  readonly managedFiles?: readonly string[];
+  /**
    * How a recorded fixture keeps the session: the stable name its main file is copied under
    * (absent: its own name) and the suffixed files that belong to it (opencode's `-wal`).
    */

@@ -94,6 +94,8 @@ export const geminiDriver: ProbeDriver = {
     const exit = statedExitCode(result.text);
     return exit === null || exit === 0 ? "ran" : "error";
   },
+  // System settings are pointed into the cell (GEMINI_CLI_SYSTEM_SETTINGS_PATH); these are not.
+  managedFiles: ["/etc/gemini-cli/system-defaults.json"],
   instructionFiles: [
     { at: "workspace", path: "GEMINI.md", when: "trusted folder: from the cwd up to the git root" },
     { at: "workspace", path: "AGENTS.md", when: "only when context.fileName names it" },

@@ -114,6 +114,8 @@ export const qwenDriver: ProbeDriver = {
     if (exit !== null) return exit === 0 ? "ran" : "error";
     return decision === null || decision === "auto_accept" ? "ran" : "error";
   },
+  // System settings and defaults (strings in its bundle); Qwen Code has no override variable in the cell.
+  managedFiles: ["/etc/qwen-code/settings.json", "/etc/qwen-code/system-defaults.json"],
   instructionFiles: [
     { at: "workspace", path: "QWEN.md", when: "from the cwd up to the git root's parent" },
     { at: "workspace", path: "AGENTS.md", when: "from the cwd up to the git root's parent" },
