@@ -164,7 +164,7 @@ export async function mergeShards(
       file: entry.header.protocol.file,
       record,
       written,
-      reproduction: await compareWithCommitted(record, cwd).catch(() => ({
+      reproduction: await compareWithCommitted(record, cwd, entry.counting).catch(() => ({
         kind: "none" as const,
         why: "not in a git repository: nothing committed to compare with",
       })),

@@ -456,6 +456,7 @@ export async function runPlanned(given: RunProtocolsOptions): Promise<RunOutcome
       header: p.frame.header,
       arms: p.frame.arms,
       selection: p.frame.selection,
+      counting: [...(entries[e] as RunEntry).check.counting],
     })),
     spawns: plan.mine.map((task) => {
       const record = progress[task.entry]?.byArm

@@ -57,6 +57,8 @@ export const shardEntrySchema = z.object({
     }),
   ),
   selection: z.object({ arms: z.array(z.string()), reason: z.string() }).nullable(),
+  /** The lock hashes whose committed records count for this one (re-expressed locks: both). */
+  counting: z.array(z.string()).optional(),
 });
 export type ShardEntry = z.infer<typeof shardEntrySchema>;
 

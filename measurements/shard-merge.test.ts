@@ -1,5 +1,5 @@
 // A run split into shards and merged gives the records one run gives; targeted runs; one pool.
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import { commit, put, putAdr, tempGitRepo } from "../test/support/witness-repo.j
 import { mergeShards } from "./merge.js";
 import type { MeasurementRecord } from "./record.js";
 import { runPlanned, runProtocols, type RunProtocolsOptions } from "./run-protocols.js";
+import type { ShardFile } from "./shard-file.js";
 import type { ProbeFn } from "./runner.js";
 
 // Three arms with three outcomes: A is seen (confirmed), B is seen though expected absent
@@ -148,6 +149,33 @@ describe("a run split into 3 shards, merged", () => {
       expect((error as Error).message).toMatch(message);
     }
     await expect(readdir(out)).rejects.toThrow();
+  });
+
+  it("compares the merged record with the committed ones its lock counts, earlier forms included", async () => {
+    // A committed record of protocol 0002 made under an earlier canonical form of its lock.
+    const [committed] = await runProtocols(base({ all: false, files: [files[1] as string] }));
+    const path = committed?.written.json ?? "";
+    const old = JSON.parse(await readFile(path, "utf8")) as MeasurementRecord;
+    old.protocol.canonicalHash = "sha256:earlier-form";
+    await writeFile(path, JSON.stringify(old));
+    await commit(repo.dir, "record");
+    const out = join(repo.dir, "s1");
+    const shard =
+      (
+        await runPlanned(
+          base({ all: false, files: [files[1] as string], out, shard: { index: 1, count: 1 } }),
+        )
+      ).shard?.file ?? "";
+    const file = JSON.parse(await readFile(shard, "utf8")) as ShardFile;
+    const lockHash = file.entries[0]?.header.protocol.canonicalHash ?? "";
+    expect(file.entries[0]?.counting).toEqual([lockHash]);
+    const merge = async (dir: string) =>
+      (await mergeShards([shard], { cwd: repo.dir, out: join(repo.dir, dir) }))[0]?.reproduction;
+    expect((await merge("m1"))?.kind).toBe("none");
+    // What prereg's lock check says for a re-expressed lock: both hashes count.
+    file.entries[0]!.counting = [lockHash, "sha256:earlier-form"];
+    await writeFile(shard, JSON.stringify(file));
+    expect(await merge("m2")).toMatchObject({ kind: "compared", reproduces: true });
   });
 
   it("refuses a shard directory that already holds the shard, before any spawn", async () => {
