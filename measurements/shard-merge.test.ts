@@ -13,8 +13,8 @@ import { commit, put, putAdr, tempGitRepo } from "../test/support/witness-repo.j
 import { mergeShards } from "./merge.js";
 import type { MeasurementRecord } from "./record.js";
 import { runPlanned, runProtocols, type RunProtocolsOptions } from "./run-protocols.js";
-import type { ShardFile } from "./shard-file.js";
 import type { ProbeFn } from "./runner.js";
+import type { ShardFile } from "./shard-file.js";
 
 // Three arms with three outcomes: A is seen (confirmed), B is seen though expected absent
 // (refuted), F's spawns fault (inconclusive). The probe answers by what the arm plants, so every
