@@ -24,6 +24,9 @@ const PER_ROUND = 3;
 
 /** The fixture every probe bench plants. */
 export const fixture = fixtureSchema.parse({
+  // Trusted, as the benches measured before the default became untrusted (ADR 0011): headless
+  // Gemini CLI refuses to start in an untrusted folder.
+  trust: true,
   files: [{ at: "workspace", path: "CLAUDE.md", content: "Rule {{marker:WS}}" }],
 });
 /** The fake model's script of every probe bench. */
