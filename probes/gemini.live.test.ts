@@ -1,34 +1,15 @@
 // Live probes of the real pinned Gemini CLI, installed through the vendor cache, offline.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { liveClis } from "../test/support/live-clis.js";
-import type { Observation } from "./contracts/observation.js";
+import { created, liveProbe, seenIn } from "../test/support/live-probe.js";
 import { PINNED } from "./contracts/pinned.js";
 import type { ProbeSpec } from "./contracts/probe-spec.js";
-import { releaseWarmSlot } from "./isolation/netns.js";
-import { runProbe } from "./run-probe.js";
 
-const clis = liveClis([PINNED.gemini], "Gemini CLI probe");
-beforeAll(() => clis.install(), 600_000);
-afterAll(releaseWarmSlot);
+const { clis, probe } = liveProbe("gemini", "Gemini CLI probe");
 
 const MODEL = ["-m", "witness-fake-model"];
 
-async function probe(spec: Partial<Omit<ProbeSpec, "cli">> & Pick<ProbeSpec, "launch">) {
-  return runProbe(
-    {
-      cli: PINNED.gemini,
-      fixture: { workspace: "outside-home", trust: true, files: [] },
-      script: { turns: [], final: "done", classifier: "allow" },
-      timeoutMs: 60_000,
-      ...spec,
-    },
-    { cacheDir: clis.cacheDir },
-  );
-}
-
-const marker = (o: Observation, name: string) => o.markers.find((m) => m.name === name)?.seenIn;
-const created = (o: Observation, name: string) => o.sentinels.find((s) => s.name === name)?.created;
+const marker = seenIn;
 
 // One shell call (a cell sentinel: the shell tool is not path-limited) and one write inside the
 // workspace (Gemini CLI refuses writes outside it in every mode).

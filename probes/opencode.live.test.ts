@@ -1,34 +1,15 @@
 // Live probes of the real pinned opencode, installed through the vendor cache, offline. The prompt
 // goes on stdin (`opencode run` re-quotes arguments holding whitespace); outcomes of auto-rejected
 // calls come from its session database, since the run then stops with exit 0.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { liveClis } from "../test/support/live-clis.js";
-import type { Observation } from "./contracts/observation.js";
+import { created, liveProbe, seenIn } from "../test/support/live-probe.js";
 import { PINNED } from "./contracts/pinned.js";
 import type { ProbeSpec } from "./contracts/probe-spec.js";
-import { releaseWarmSlot } from "./isolation/netns.js";
-import { runProbe } from "./run-probe.js";
 
-const clis = liveClis([PINNED.opencode], "opencode probe");
-beforeAll(() => clis.install(), 600_000);
-afterAll(releaseWarmSlot);
+const { clis, probe } = liveProbe("opencode", "opencode probe", 90_000);
 
-async function probe(spec: Partial<Omit<ProbeSpec, "cli">> & Pick<ProbeSpec, "launch">) {
-  return runProbe(
-    {
-      cli: PINNED.opencode,
-      fixture: { workspace: "outside-home", trust: true, files: [] },
-      script: { turns: [], final: "done", classifier: "allow" },
-      timeoutMs: 90_000,
-      ...spec,
-    },
-    { cacheDir: clis.cacheDir },
-  );
-}
-
-const marker = (o: Observation, name: string) => o.markers.find((m) => m.name === name)?.seenIn;
-const created = (o: Observation, name: string) => o.sentinels.find((s) => s.name === name)?.created;
+const marker = seenIn;
 
 // Both sentinels lie in the cell, outside the workspace (opencode's external_directory rule).
 const shellAndWrite: ProbeSpec["script"] = {

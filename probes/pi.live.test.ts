@@ -1,33 +1,14 @@
 // Live probes of the real pinned pi, installed through the vendor cache, offline. The prompt goes
 // on stdin: pi reads an argument starting with `@` or `-` as a file or an option.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { liveClis } from "../test/support/live-clis.js";
-import type { Observation } from "./contracts/observation.js";
+import { created, liveProbe, seenIn } from "../test/support/live-probe.js";
 import { PINNED } from "./contracts/pinned.js";
 import type { ProbeSpec } from "./contracts/probe-spec.js";
-import { releaseWarmSlot } from "./isolation/netns.js";
-import { runProbe } from "./run-probe.js";
 
-const clis = liveClis([PINNED.pi], "pi probe");
-beforeAll(() => clis.install(), 600_000);
-afterAll(releaseWarmSlot);
+const { clis, probe } = liveProbe("pi", "pi probe");
 
-async function probe(spec: Partial<Omit<ProbeSpec, "cli">> & Pick<ProbeSpec, "launch">) {
-  return runProbe(
-    {
-      cli: PINNED.pi,
-      fixture: { workspace: "outside-home", trust: true, files: [] },
-      script: { turns: [], final: "done", classifier: "allow" },
-      timeoutMs: 60_000,
-      ...spec,
-    },
-    { cacheDir: clis.cacheDir },
-  );
-}
-
-const marker = (o: Observation, name: string) => o.markers.find((m) => m.name === name)?.seenIn;
-const created = (o: Observation, name: string) => o.sentinels.find((s) => s.name === name)?.created;
+const marker = seenIn;
 
 // Both sentinels lie in the cell, outside the workspace: pi has no approval layer to stop them.
 const shellAndWrite: ProbeSpec["script"] = {

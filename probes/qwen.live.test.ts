@@ -1,32 +1,13 @@
 // Live probes of the real pinned Qwen Code, installed through the vendor cache, offline.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { liveClis } from "../test/support/live-clis.js";
-import type { Observation } from "./contracts/observation.js";
+import { created, liveProbe, seenIn } from "../test/support/live-probe.js";
 import { PINNED } from "./contracts/pinned.js";
 import type { ProbeSpec } from "./contracts/probe-spec.js";
-import { releaseWarmSlot } from "./isolation/netns.js";
-import { runProbe } from "./run-probe.js";
 
-const clis = liveClis([PINNED.qwen], "Qwen Code probe");
-beforeAll(() => clis.install(), 600_000);
-afterAll(releaseWarmSlot);
+const { clis, probe } = liveProbe("qwen", "Qwen Code probe");
 
-async function probe(spec: Partial<Omit<ProbeSpec, "cli">> & Pick<ProbeSpec, "launch">) {
-  return runProbe(
-    {
-      cli: PINNED.qwen,
-      fixture: { workspace: "outside-home", trust: true, files: [] },
-      script: { turns: [], final: "done", classifier: "allow" },
-      timeoutMs: 60_000,
-      ...spec,
-    },
-    { cacheDir: clis.cacheDir },
-  );
-}
-
-const marker = (o: Observation, name: string) => o.markers.find((m) => m.name === name)?.seenIn;
-const created = (o: Observation, name: string) => o.sentinels.find((s) => s.name === name)?.created;
+const marker = seenIn;
 
 const shellAndWrite: ProbeSpec["script"] = {
   turns: [
