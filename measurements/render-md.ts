@@ -35,6 +35,16 @@ function spawnLines(spawn: SpawnRecord): string[] {
     );
   if (obs.helperCalls.length > 0)
     lines.push(`- helper calls: ${obs.helperCalls.map((h) => `${h.kind} ×${h.count}`).join(", ")}`);
+  // Machine-wide configuration the CLI reads whatever the cell does: a present file is evidence.
+  const managed = obs.managedFiles ?? [];
+  if (managed.length > 0) {
+    const present = managed.filter((f) => f.present).map((f) => code(f.path));
+    lines.push(
+      present.length === 0
+        ? `- managed configuration: none present (looked for ${managed.map((f) => code(f.path)).join(", ")})`
+        : `- managed configuration PRESENT: ${present.join(", ")}`,
+    );
+  }
   // What the transcript's reader could not use: a CLI format that moved shows here.
   const drift = obs.transcriptWarnings ?? [];
   if (drift.length > 0) lines.push(`- transcript warnings: ${drift.map(code).join("; ")}`);

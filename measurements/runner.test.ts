@@ -196,6 +196,33 @@ describe("secrets in a record", () => {
   });
 });
 
+describe("managed configuration in records", () => {
+  it("says in the Markdown which machine-wide files were looked for and which were present", async () => {
+    const files = (present: boolean) => [
+      { path: "/etc/codex/config.toml", present },
+      { path: "/etc/codex/requirements.toml", present: false },
+    ];
+    const render = async (present: boolean) =>
+      renderMarkdown(
+        await runProtocol(locked(), {
+          probe: () =>
+            Promise.resolve(
+              observation({
+                markers: [marker("A", ["messages"]), marker("B", [])],
+                managedFiles: files(present),
+              }),
+            ),
+        }),
+      );
+    expect(await render(false)).toContain(
+      "- managed configuration: none present (looked for `/etc/codex/config.toml`, `/etc/codex/requirements.toml`)",
+    );
+    expect(await render(true)).toContain(
+      "- managed configuration PRESENT: `/etc/codex/config.toml`",
+    );
+  });
+});
+
 describe("transcript warnings in records", () => {
   it("carries an observation's transcript warnings into the JSON record and its Markdown", async () => {
     const warning =
