@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { observationSchema } from "../probes/contracts/observation.js";
+import { witnessBuildSchema } from "./witness-build.js";
 
 /** A verdict on an arm or on a whole protocol. */
 export const verdictSchema = z.enum(["confirmed", "refuted", "inconclusive"]);
@@ -112,9 +113,7 @@ export const recordSchema = z.object({
     installed: installedCliSchema.optional(),
   }),
   /** The witness that wrote the record (absent in records written before it was recorded). */
-  witness: z
-    .object({ version: z.string(), commit: z.string().nullable(), dirty: z.boolean().optional() })
-    .optional(),
+  witness: witnessBuildSchema.optional(),
   machine: z.object({
     platform: z.string(),
     release: z.string(),

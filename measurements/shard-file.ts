@@ -9,44 +9,21 @@ import { writeFileExclusive } from "../core/atomic.js";
 import { errorMessage } from "../core/error-text.js";
 import { InputError, UsageError } from "../core/errors.js";
 import { parseWith, readUserFile } from "../core/read-input.js";
-import { installedCliSchema, spawnRecordSchema } from "./record.js";
-import { witnessBuildSchema } from "./witness-build.js";
+import { recordSchema, spawnRecordSchema } from "./record.js";
 
-const machineSchema = z.object({
-  platform: z.string(),
-  release: z.string(),
-  arch: z.string(),
-  node: z.string(),
-  cpus: z.number().int(),
-});
+const machineSchema = recordSchema.shape.machine;
 
 /** One record's frame as a shard carries it (see runner.ts `RecordFrame`). */
 export const shardEntrySchema = z.object({
   key: z.string(),
-  header: z.object({
-    schema: z.literal("witness.record/1"),
-    protocol: z.object({
-      id: z.string(),
-      slug: z.string(),
-      title: z.string(),
-      adr: z.string(),
-      hypothesis: z.string(),
-      file: z.string(),
-      canonicalHash: z.string(),
-      bytesHash: z.string(),
-      lockCommit: z.string(),
-      lockedAt: z.string(),
-    }),
-    cli: z.object({
-      name: z.string(),
-      version: z.string(),
-      versionsRun: z.array(z.string()),
-      installed: installedCliSchema.optional(),
-    }),
-    witness: witnessBuildSchema.optional(),
-    machine: machineSchema,
-    spawnsPerArm: z.number().int(),
-    verdictRule: z.string(),
+  header: recordSchema.pick({
+    schema: true,
+    protocol: true,
+    cli: true,
+    witness: true,
+    machine: true,
+    spawnsPerArm: true,
+    verdictRule: true,
   }),
   arms: z.array(
     z.object({
