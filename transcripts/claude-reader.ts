@@ -66,13 +66,7 @@ export class ClaudeReader {
     const type = recordType(value);
     tally(this.session.recordCounts, type ?? "(no type)");
     if (type === null || !CLAUDE_KNOWN_TYPES.has(type)) {
-      const what = type === null ? "a record without a string type" : `record type "${type}"`;
-      this.drift.note(
-        line,
-        "unknown-record",
-        type ?? "",
-        `unknown ${what} (keys: ${keysOf(value)})`,
-      );
+      this.drift.noteUnknownType(line, type, value);
       return;
     }
     if (type === "user")

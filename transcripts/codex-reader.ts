@@ -62,13 +62,7 @@ export class CodexReader {
     const type = recordType(value);
     tally(this.rollout.recordCounts, type ?? "(no type)");
     if (type === null || !CODEX_KNOWN_TYPES.has(type)) {
-      const what = type === null ? "a line without a string type" : `line type "${type}"`;
-      this.drift.note(
-        line,
-        "unknown-record",
-        type ?? "",
-        `unknown ${what} (keys: ${keysOf(value)})`,
-      );
+      this.drift.noteUnknownType(line, type, value, "line");
       return;
     }
     const parsed = codexLineSchema.safeParse(value);

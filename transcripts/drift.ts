@@ -49,6 +49,12 @@ export class DriftLog {
     else this.drift.omitted += 1;
   }
 
+  /** Notes a record whose type the reader does not know (`type` null: it has no string type). */
+  noteUnknownType(line: number, type: string | null, value: unknown, noun = "record"): void {
+    const what = type === null ? `a ${noun} without a string type` : `${noun} type "${type}"`;
+    this.note(line, "unknown-record", type ?? "", `unknown ${what} (keys: ${keysOf(value)})`);
+  }
+
   /** Notes each zod issue of a known record as a missing or misshapen field. */
   noteSchema(line: number, subject: string, error: z.ZodError): void {
     for (const issue of error.issues) {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 
 import { z } from "zod";
 
-import { type Drift, DriftLog, keysOf } from "./drift.js";
+import { type Drift, DriftLog } from "./drift.js";
 import { MarkerSearch, recordType, streamJsonl, tally } from "./jsonl-stream.js";
 import type { CallOutcome } from "./session-facts.js";
 
@@ -35,6 +35,12 @@ const toolResultSchema = z.looseObject({
 
 /** pi's answer to a call of a tool it does not offer: `Tool <name> not found`. */
 export const PI_NOT_FOUND = /^Tool \S+ not found/;
+
+/** The exit code pi's bash tool states for a command that failed (`Command exited with code 3`). */
+export function piExitCode(text: string): number | null {
+  const match = /Command exited with code (\d+)/.exec(text);
+  return match ? Number(match[1]) : null;
+}
 
 /** How pi's session says a call ended: pi has no approval layer, so ran, failed or not there. */
 export function piResultOutcome(result: { isError: boolean; text: string }): CallOutcome {
@@ -127,8 +133,7 @@ export async function readPiSession(
       tally(session.recordCounts, type ?? "(no type)");
       if (type === null || !PI_KNOWN_TYPES.includes(type)) {
         session.unknownRecords.push({ line, type, value });
-        const what = type === null ? "a record without a string type" : `record type "${type}"`;
-        drift.note(line, "unknown-record", type ?? "", `unknown ${what} (keys: ${keysOf(value)})`);
+        drift.noteUnknownType(line, type, value);
         return;
       }
       if (type === "session") {

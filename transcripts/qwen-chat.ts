@@ -4,7 +4,7 @@ import { join } from "node:path";
 
 import { z } from "zod";
 
-import { type Drift, DriftLog, keysOf } from "./drift.js";
+import { type Drift, DriftLog } from "./drift.js";
 import { MarkerSearch, recordType, streamJsonl, tally } from "./jsonl-stream.js";
 import { clip, statedExitCode } from "./session-facts.js";
 
@@ -113,8 +113,7 @@ export async function readQwenChat(
       if (type === null || !QWEN_KNOWN_TYPES.includes(type)) {
         tally(counts, type ?? "(no type)");
         unknown.push({ line, type });
-        const what = type === null ? "a record without a string type" : `record type "${type}"`;
-        drift.note(line, "unknown-record", type ?? "", `unknown ${what} (keys: ${keysOf(value)})`);
+        drift.noteUnknownType(line, type, value);
         return;
       }
       tally(counts, type === "system" ? `system:${String(r.subtype)}` : type);
