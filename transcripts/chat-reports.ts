@@ -5,7 +5,7 @@ import { driftWarnings } from "./drift.js";
 import type { GeminiChat, GeminiToolCall } from "./gemini-chat.js";
 import { GEMINI_DENIED } from "./gemini-chat.js";
 import { opencodeCallOutcome, type OpencodeDb } from "./opencode-session.js";
-import { piResultOutcome, type PiSession } from "./pi-session.js";
+import { piExitCode, piResultOutcome, type PiSession } from "./pi-session.js";
 import type { QwenChat, QwenToolCall } from "./qwen-chat.js";
 import {
   type CallOutcome,
@@ -141,7 +141,7 @@ export function piReport(session: PiSession): SessionReport {
     calls: session.toolCalls.map((call) => {
       const result = results.get(call.id);
       const outcome = result === undefined ? "unknown" : piResultOutcome(result);
-      const exit = /Command exited with code (\d+)/.exec(result?.text ?? "");
+      const exitCode = piExitCode(result?.text ?? "");
       return {
         line: call.line,
         id: call.id,
@@ -149,7 +149,7 @@ export function piReport(session: PiSession): SessionReport {
         inputSummary: summarizeInput(call.arguments),
         outcome,
         because: result === undefined ? "no result recorded" : "isError and wording",
-        exitCode: exit ? Number(exit[1]) : null,
+        exitCode,
         resultExcerpt: resultExcerpt(outcome, result?.text ?? ""),
       };
     }),

@@ -8,6 +8,7 @@ import {
   newestPiSession,
   PI_NOT_FOUND,
   piAgentDir,
+  piExitCode,
   piResultOutcome,
   readPiSession,
 } from "../../transcripts/pi-session.js";
@@ -112,7 +113,7 @@ export const piDriver: ProbeDriver = {
     if (recorded != null) return piResultOutcome(recorded);
     if (result === null) return "unknown";
     if (PI_NOT_FOUND.test(result.text)) return "no-such-tool";
-    return /Command exited with code [1-9]/.test(result.text) ? "error" : "ran";
+    return (piExitCode(result.text) ?? 0) !== 0 ? "error" : "ran";
   },
   // The session file is named by time and id (kept in meta.json); a fixture gives it a stable name.
   sessionFixture: { name: "session.jsonl" },
