@@ -174,6 +174,13 @@ describe("openTranscript on bad input", () => {
     ]);
   });
 
+  it("refuses an SQLite file that is no opencode database, naming it", async () => {
+    const path = await file("broken.db", "SQLite format 3\0garbage");
+    expect(await inputError(path)).toMatch(
+      new RegExp(`^${path}: an SQLite file that is no opencode database \\(.+\\)$`),
+    );
+  });
+
   it("refuses an empty file, naming it", async () => {
     const path = await file("empty.jsonl", "");
     expect(await inputError(path)).toBe(`${path}: empty: the file holds no record`);

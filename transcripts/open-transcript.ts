@@ -92,7 +92,16 @@ export async function openTranscript(target: string): Promise<SessionReport> {
   if (sniffed.kind === "gemini") return geminiReport(await readGeminiChat(file));
   if (sniffed.kind === "qwen") return qwenReport(await readQwenChat(file));
   if (sniffed.kind === "pi") return piReport(await readPiSession(file));
-  if (sniffed.kind === "opencode") return opencodeReport(await readOpencodeDb(file));
+  if (sniffed.kind === "opencode") {
+    const db = await readOpencodeDb(file).catch((error: unknown) => {
+      // A damaged file, or an SQLite database of something else: bad input, not a crash.
+      const why = error instanceof Error ? error.message : String(error);
+      throw new InputError(file, [
+        { path: "", message: `an SQLite file that is no opencode database (${why})` },
+      ]);
+    });
+    return opencodeReport(db);
+  }
   const session = await readClaudeSession(file);
   const sides =
     session.sessionId === null || sniffed.sidechain
