@@ -65,7 +65,7 @@ export function launchPlanLines(plan: LaunchPlan): string[] {
     ...(plan.homeOverlay === undefined
       ? []
       : [
-          `home overlay: ${plan.homeOverlay.variable}${plan.homeOverlay.mirrorInto === undefined ? "" : `/${plan.homeOverlay.mirrorInto}`} mirrors ${plan.homeOverlay.source} without ${plan.homeOverlay.exclude.join(", ")}`,
+          `home overlay: ${plan.homeOverlay.variable}${plan.homeOverlay.mirrorInto === undefined ? "" : `/${plan.homeOverlay.mirrorInto}`} mirrors ${plan.homeOverlay.source} without ${plan.homeOverlay.exclude.join(", ")}${plan.homeOverlay.empty === undefined ? "" : ` (empty: ${plan.homeOverlay.empty.join(", ")})`}`,
         ]),
     `access: ${plan.access.mode} (${plan.access.reason}): ${plan.access.explanation}`,
     `ambient_context: ${plan.ambient.value} (${plan.ambient.source})`,

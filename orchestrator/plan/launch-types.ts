@@ -25,6 +25,8 @@ export interface HomeOverlay {
   source: string;
   /** Entry names left out of the mirror. */
   exclude: string[];
+  /** Entry names written as empty files in the mirror (opencode's AGENTS.md: an empty one shadows a fallback). */
+  empty?: string[];
   /**
    * Where in the materialized directory the mirror goes (GEMINI_CLI_HOME names a home whose
    * `.gemini` is the mirror); the directory itself when absent.
@@ -67,7 +69,7 @@ export interface LaunchPlan {
   stdin?: string;
   /** Only the variables the policy itself adds (never secrets). */
   env: Record<string, string>;
-  /** Codex: a per-run CODEX_HOME mirror minus AGENTS*.md, materialized by the launcher. */
+  /** A per-run home mirror (CODEX_HOME, GEMINI_CLI_HOME, OPENCODE_CONFIG_DIR), materialized by the launcher. */
   homeOverlay?: HomeOverlay;
   /** The plan-screen sentence for this node's runtime slot. */
   disclosure: string;

@@ -262,11 +262,7 @@ describe("pi translation: its walk off, the engine's files appended root-most fi
       env: { HOME: local.home },
     });
     const appended = files.map((f) => `# ${join(local.base, f)}\n\n${texts[f]}\n`).join("\n");
-    expect(p.args).toEqual([
-      "-p",
-      "--no-context-files",
-      ...(files.length === 0 ? [] : ["--append-system-prompt", appended]),
-    ]);
+    expect(p.args).toEqual(["-p", "--no-context-files", "--append-system-prompt", appended]);
     expect(p.stdin).toBe("go");
   });
 });

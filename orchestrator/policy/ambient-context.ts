@@ -1,5 +1,4 @@
 // ambient_context: resolve its value by precedence and translate it per backend (docs/background.md#ambient-context).
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import { RefusalError } from "../../core/errors.js";
@@ -9,7 +8,7 @@ import {
   type NodeSpec,
   type WorkflowSpec,
 } from "../spec/schemas.js";
-import { ancestorsAbove, pathFromRoot } from "./git-root.js";
+import { ancestorsAbove } from "./git-root.js";
 
 /** The environment variable that sets ambient_context for a whole process. */
 export const AMBIENT_ENV = "WITNESS_AMBIENT_CONTEXT";
@@ -87,50 +86,25 @@ export interface CodexAmbient {
   homeWithoutInstructions: boolean;
 }
 
+/**
+ * Which origins a value keeps out, for a backend with one switch per origin (Codex, opencode):
+ * the repository's files under `none` and `operator`, the agent home's under `none` and `workspace`.
+ */
+export function ambientCuts(value: AmbientContext): { workspace: boolean; operator: boolean } {
+  return {
+    workspace: value === "none" || value === "operator",
+    operator: value === "none" || value === "workspace",
+  };
+}
+
 /** The Codex row of background.md#ac-translate. */
 export function codexAmbient(value: AmbientContext): CodexAmbient {
-  return {
-    projectDocsOff: value === "none" || value === "operator",
-    homeWithoutInstructions: value === "none" || value === "workspace",
-  };
+  const cut = ambientCuts(value);
+  return { projectDocsOff: cut.workspace, homeWithoutInstructions: cut.operator };
 }
 
 /** The instruction files a Codex home overlay leaves out. */
 export const CODEX_INSTRUCTION_FILES = ["AGENTS.md", "AGENTS.override.md"];
 
-/** pi's per-directory candidates, first existing one wins. */
-export const PI_CANDIDATES = [
-  "AGENTS.override.md",
-  "AGENTS.md",
-  "AGENTS.MD",
-  "CLAUDE.md",
-  "CLAUDE.MD",
-];
-
-function firstCandidate(dir: string): string[] {
-  const found = PI_CANDIDATES.map((name) => join(dir, name)).find((path) => existsSync(path));
-  return found === undefined ? [] : [found];
-}
-
-/**
- * The files the engine resolves for pi, most general first: pi's agent directory, the ancestors
- * above the root, then the workspace from the root down to the working directory.
- */
-export function piAmbientFiles(
-  value: AmbientContext,
-  paths: { root: string; cwd: string; agentDir: string | undefined },
-): string[] {
-  const operator = value === "operator" || value === "all";
-  const workspace = value === "workspace" || value === "all";
-  const agentFile = paths.agentDir === undefined ? [] : [join(paths.agentDir, "AGENTS.md")];
-  return [
-    ...(operator ? agentFile.filter((path) => existsSync(path)) : []),
-    ...(operator ? [...ancestorsAbove(paths.root)].reverse().flatMap(firstCandidate) : []),
-    ...(workspace ? pathFromRoot(paths.root, paths.cwd).flatMap(firstCandidate) : []),
-  ];
-}
-
-/** The text appended to pi's system prompt: each file under a heading naming its path. */
-export function piAppendedPrompt(files: readonly string[]): string {
-  return files.map((path) => `# ${path}\n\n${readFileSync(path, "utf8").trimEnd()}\n`).join("\n");
-}
+/** The global instruction file opencode reads from its config directory (else `~/.claude/CLAUDE.md`). */
+export const OPENCODE_GLOBAL_INSTRUCTIONS = "AGENTS.md";
