@@ -131,7 +131,16 @@ describe("witness argv on the examples (built CLI)", () => {
     [
       "pi-workspace.yaml",
       [],
-      () => ["-p", "--no-context-files", "--model", "fake/model", "--thinking", "medium"],
+      () => [
+        "-p",
+        "--no-context-files",
+        "--append-system-prompt",
+        "",
+        "--model",
+        "fake/model",
+        "--thinking",
+        "medium",
+      ],
     ],
   ] as const)("%s %j prints the whole argv", async (file, flags, expected) => {
     const repo = tempWorkspace();

@@ -309,7 +309,12 @@ describe("the other adapters", () => {
     ["cursor", "cursor-agent", ["-p", "--model", "fake/m", "do it"], undefined],
     ["gemini", "gemini", ["-m", "fake/m"], "do it"],
     ["qwen", "qwen", ["-m", "fake/m"], "do it"],
-    ["pi", "pi", ["-p", "--no-context-files", "--model", "fake/m"], "do it"],
+    [
+      "pi",
+      "pi",
+      ["-p", "--no-context-files", "--append-system-prompt", "", "--model", "fake/m"],
+      "do it",
+    ],
   ] as const)(
     "renders a hand-written %s node as %s %j, stdin %j",
     async (adapter, file, args, stdin) => {

@@ -19,8 +19,9 @@ import {
   RECORD_0004,
   RECORD_0016,
   RECORD_0017,
-  RECORD_0018,
   RECORD_0019,
+  RECORD_0028,
+  RECORD_0029,
 } from "./ambient-support.js";
 
 let repo: TempWorkspace;
@@ -268,7 +269,7 @@ describe("pi translation: its walk off, the engine's files appended root-most fi
 });
 
 describe("support table and its diagnostics", () => {
-  it("honours a cell only with a witness record: Claude Code (records 0001-0003), Codex (record 0004), Gemini CLI (0016), Qwen Code (0017), pi (0018) and opencode (0019)", () => {
+  it("honours a cell only with a witness record: Claude Code (records 0001-0003), Codex (record 0004), Gemini CLI (0016), Qwen Code (0017), pi (0029) and opencode (0019, 0028)", () => {
     const honoured = Object.entries(AMBIENT_SUPPORT).flatMap(([backend, row]) =>
       Object.entries(row).flatMap(([value, cell]) =>
         cell.verdict === "honoured" ? [[backend, value, cell.record]] : [],
@@ -283,10 +284,13 @@ describe("support table and its diagnostics", () => {
       ["codex", "workspace", RECORD_0004],
       ["codex", "operator", RECORD_0004],
       ["codex", "all", RECORD_0004],
-      ["pi", "none", RECORD_0018],
-      ["pi", "workspace", RECORD_0018],
-      ["pi", "operator", RECORD_0018],
-      ["pi", "all", RECORD_0018],
+      ["pi", "none", RECORD_0029],
+      ["pi", "workspace", RECORD_0029],
+      ["pi", "operator", RECORD_0029],
+      ["pi", "all", RECORD_0029],
+      ["opencode", "none", RECORD_0028],
+      ["opencode", "workspace", RECORD_0028],
+      ["opencode", "operator", RECORD_0028],
       ["opencode", "all", RECORD_0019],
       ["gemini", "workspace", RECORD_0016],
       ["gemini", "all", RECORD_0016],
@@ -296,7 +300,7 @@ describe("support table and its diagnostics", () => {
   });
 
   it.each([
-    ["opencode", ["unmeasured", "unmeasured", "unmeasured", "honoured"]],
+    ["opencode", ["honoured", "honoured", "honoured", "honoured"]],
     ["kimi", ["refused", "unmeasured", "refused", "unmeasured"]],
     ["grok", ["refused", "unmeasured", "refused", "unmeasured"]],
     ["claude-code", ["honoured", "honoured", "honoured", "honoured"]],
@@ -313,7 +317,7 @@ describe("support table and its diagnostics", () => {
   });
 
   it("warns about an explicit value on an unmeasured cell", async () => {
-    const p = await plan({ adapter: "opencode", ambientContext: "workspace" });
+    const p = await plan({ adapter: "qwen", ambientContext: "workspace" });
     expect(p.diagnostics.map((d) => [d.severity, d.code])).toEqual([
       ["warning", "ambient-context-unmeasured"],
     ]);
@@ -321,7 +325,7 @@ describe("support table and its diagnostics", () => {
 
   it("stays quiet about the default on an honoured or unmeasured cell", async () => {
     expect((await plan({ adapter: "claude-code" })).diagnostics).toEqual([]);
-    expect((await plan({ adapter: "opencode" })).diagnostics).toEqual([]);
+    expect((await plan({ adapter: "qwen" })).diagnostics).toEqual([]);
   });
 
   it("stays quiet about an honoured cell", async () => {

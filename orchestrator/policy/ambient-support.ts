@@ -43,11 +43,15 @@ export const RECORD_0016 = "docs/measurements/0016-gemini-ambient-context-gemini
 /** Record 0017: the orchestrator's none and all nodes on Qwen Code 0.24.4. */
 export const RECORD_0017 = "docs/measurements/0017-qwen-ambient-context-qwen-0.24.4-3.json";
 
-/** Record 0018: the orchestrator's four pi 0.73.1 nodes. */
-export const RECORD_0018 = "docs/measurements/0018-pi-ambient-context-pi-0.73.1.json";
-
 /** Record 0019: the orchestrator's all node on opencode 1.18.33. */
 export const RECORD_0019 = "docs/measurements/0019-opencode-ambient-context-opencode-1.18.33.json";
+
+/** Record 0028: the orchestrator's none, workspace and operator nodes on opencode 1.18.33. */
+export const RECORD_0028 =
+  "docs/measurements/0028-opencode-ambient-renderings-opencode-1.18.33.json";
+
+/** Record 0029: the orchestrator's four pi 0.73.1 nodes with SYSTEM.md and APPEND_SYSTEM.md planted. */
+export const RECORD_0029 = "docs/measurements/0029-pi-prompt-files-pi-0.73.1.json";
 
 const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
 const refused = (why: string): SupportCell => ({ verdict: "refused", why });
@@ -63,17 +67,18 @@ const codexHonoured = (what: string): SupportCell => ({
   record: RECORD_0004,
   evidence: `${what}, workspace outside and under HOME, 3 of 3 spawns per arm`,
 });
+// Record 0029 measured the current rendering (the prompt files chosen by the engine) with every
+// file planted, outside HOME; record 0018 the context files alone, outside and under HOME.
 const pi = (evidence: string): SupportCell => ({
   verdict: "honoured",
-  record: RECORD_0018,
-  evidence: `--no-context-files ${evidence}, workspace outside and under HOME, 3 of 3 spawns per arm`,
+  record: RECORD_0029,
+  evidence: `--no-context-files and an --append-system-prompt always given ${evidence}, 3 of 3 spawns per arm (the context files also under HOME in record 0018)`,
 });
-// Record 0013 refuted the reported loader (the walk stops at the git root) and found switches,
-// so these cells are not refused; none is rendered yet, and each takes more than the value's files.
-const OPENCODE_NOT_RENDERED = (what: string): SupportCell =>
-  unmeasured(
-    `opencode 1.18.33 has switches for its instruction files (record 0013: OPENCODE_DISABLE_PROJECT_CONFIG drops the workspace's, with the repository's opencode.json; OPENCODE_CONFIG_DIR without an AGENTS.md drops the global one, and ~/.claude/CLAUDE.md then loads unless OPENCODE_DISABLE_CLAUDE_CODE, which also drops the workspace's CLAUDE.md); the orchestrator renders none of them for ${what} yet`,
-  );
+const opencode = (evidence: string): SupportCell => ({
+  verdict: "honoured",
+  record: RECORD_0028,
+  evidence: `${evidence}; never a file above the git root, workspace outside and under HOME, 3 of 3 spawns per arm`,
+});
 const KIMI_WALK = "kimi has no switch that skips the repository walk";
 const GROK_TRUST = "grok reads the project's instruction files whenever it trusts the folder";
 const CURSOR_NOT_ON_NPM = unmeasured(
@@ -138,19 +143,29 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
     all: codexHonoured("unchanged loading read both the repository's and $CODEX_HOME's AGENTS.md"),
   },
   pi: {
-    none: pi("alone kept all six planted files out"),
+    none: pi(
+      "empty, and --system-prompt \"\" where a SYSTEM.md exists, kept all ten planted files out (context files, the workspace's and ~/.pi/agent's SYSTEM.md and APPEND_SYSTEM.md), outside and under HOME",
+    ),
     workspace: pi(
-      "with the workspace's AGENTS.md appended by the engine loaded that file only (not the CLAUDE.md beside it)",
+      "with the workspace's .pi/APPEND_SYSTEM.md and AGENTS.md, and --system-prompt \"\" against ~/.pi/agent's SYSTEM.md, loaded the workspace's SYSTEM.md, APPEND_SYSTEM.md and AGENTS.md only",
     ),
     operator: pi(
-      "with ~/.pi/agent/AGENTS.md and the files above the git root appended loaded those and none of the workspace's",
+      "with ~/.pi/agent's APPEND_SYSTEM.md and AGENTS.md and the files above the git root, and --system-prompt naming ~/.pi/agent/SYSTEM.md, loaded those and none of the workspace's",
     ),
-    all: pi("with both sets appended loaded all four, never ~/.claude/CLAUDE.md"),
+    all: pi(
+      "with pi's own choice (the workspace's .pi/ files before ~/.pi/agent's) and both sets of context files loaded all of them, never ~/.claude/CLAUDE.md",
+    ),
   },
   opencode: {
-    none: OPENCODE_NOT_RENDERED("none"),
-    workspace: OPENCODE_NOT_RENDERED("workspace"),
-    operator: OPENCODE_NOT_RENDERED("operator"),
+    none: opencode(
+      "OPENCODE_DISABLE_PROJECT_CONFIG=1 and a per-run OPENCODE_CONFIG_DIR mirror with an empty AGENTS.md kept every planted instruction file out, ~/.claude/CLAUDE.md too; it also drops the repository's opencode.json and .opencode/, and instructions listed in the operator's own opencode.json still load",
+    ),
+    workspace: opencode(
+      "a per-run OPENCODE_CONFIG_DIR mirror with an empty AGENTS.md loaded the workspace's AGENTS.md and its opencode.json instructions (its CLAUDE.md when it has no AGENTS.md) and neither ~/.config/opencode/AGENTS.md nor ~/.claude/CLAUDE.md",
+    ),
+    operator: opencode(
+      "OPENCODE_DISABLE_PROJECT_CONFIG=1 loaded ~/.config/opencode/AGENTS.md (~/.claude/CLAUDE.md without one) and none of the workspace's files; it also drops the repository's opencode.json and .opencode/",
+    ),
     all: {
       verdict: "honoured",
       record: RECORD_0019,
