@@ -49,6 +49,51 @@ const zodEnglishOnly = {
   },
 };
 
+// string-width builds an Intl.Segmenter and compiles a \p{RGI_Emoji} regular expression (some
+// 15 ms of CPU, the emoji property alone about 13) when its module is evaluated; yargs loads it
+// for help text only. Both are made on first use instead. The build fails if a new version of
+// the package changes the lines this expects, so the saving cannot silently vanish.
+const LAZY_VALUES = [
+  {
+    declared: /^const (\w+) = new Intl\.Segmenter\(\);$/m,
+    method: "segment",
+    make: () => "new Intl.Segmenter()",
+  },
+  {
+    declared: /^const (\w+) = \/(\^?\\p\{RGI_Emoji\}\$?)\/(\w*);$/m,
+    method: "test",
+    make: (m) => `new RegExp(${JSON.stringify(m[2])}, ${JSON.stringify(m[3])})`,
+  },
+];
+const lazyStringWidth = {
+  name: "lazy-string-width",
+  setup(b) {
+    b.onLoad({ filter: /node_modules\/(?:.*\/)?string-width\/index\.js$/ }, async (args) => {
+      const { readFile } = await import("node:fs/promises");
+      let text = await readFile(args.path, "utf8");
+      for (const { declared, method, make } of LAZY_VALUES) {
+        const m = declared.exec(text);
+        if (m === null) continue;
+        const name = m[1];
+        const code = text.slice(m.index + m[0].length).replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+        if (new RegExp(`\\b${name}\\b(?!\\.${method}\\()`).test(code))
+          throw new Error(
+            `${args.path}: ${name} is used other than through .${method}(); update LAZY_VALUES`,
+          );
+        text = text.replace(
+          m[0],
+          `let ${name}Made; const ${name} = { ${method}: (value) => (${name}Made ??= ${make(m)}).${method}(value) };`,
+        );
+      }
+      if (/^const \w+ = (?:new Intl\.Segmenter|.*\\p\{RGI_Emoji)/m.test(text))
+        throw new Error(
+          `${args.path}: an eager Intl.Segmenter or emoji expression is left; update LAZY_VALUES`,
+        );
+      return { contents: text, loader: "js" };
+    });
+  },
+};
+
 // Chunks of an earlier build carry other hashes: remove them (the previous metafile names them).
 if (existsSync(METAFILE)) {
   for (const file of Object.keys(JSON.parse(readFileSync(METAFILE, "utf8")).outputs)) {
@@ -76,7 +121,7 @@ const result = await build({
   banner: {
     js: 'import { createRequire as __witnessRequire } from "node:module"; const require = __witnessRequire(import.meta.url);',
   },
-  plugins: [importMetaOfSource, zodEnglishOnly],
+  plugins: [importMetaOfSource, zodEnglishOnly, lazyStringWidth],
   // Finds its .wasm beside its own file (__dirname): it stays in node_modules, imported at run time.
   external: ["node-sqlite3-wasm"],
 });
