@@ -39,10 +39,13 @@ function spawnLines(spawn: SpawnRecord): string[] {
   const managed = obs.managedFiles ?? [];
   if (managed.length > 0) {
     const present = managed.filter((f) => f.present).map((f) => code(f.path));
+    const masked = obs.managedMasked;
     lines.push(
       present.length === 0
         ? `- managed configuration: none present (looked for ${managed.map((f) => code(f.path)).join(", ")})`
-        : `- managed configuration PRESENT: ${present.join(", ")}`,
+        : masked === undefined || masked.length === 0
+          ? `- managed configuration PRESENT: ${present.join(", ")}`
+          : `- managed configuration present, masked: ${present.join(", ")} (the CLI saw ${masked.map(code).join(", ")} empty)`,
     );
   }
   // What the transcript's reader could not use: a CLI format that moved shows here.

@@ -1,6 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 
 import { DOCS } from "../core/doc-paths.js";
+import { firstLine } from "../core/error-text.js";
 import { UsageError } from "../core/errors.js";
 import { errnoCode } from "../core/fs-errors.js";
 import { repoRoot } from "../core/git.js";
@@ -111,6 +112,8 @@ export interface RunProtocolsOptions {
   onJournal?: (file: string) => void;
   /** The record writer (injectable: a test fills the disk). */
   writeRecord?: typeof writeRecord;
+  /** Where the CLIs' machine-wide managed files are looked for (tests: a temp root; default `/`). */
+  managedRoot?: string;
 }
 
 /** One protocol's run on one version: its record, where it went, and how it compares. */
@@ -289,6 +292,7 @@ export async function runPlanned(given: RunProtocolsOptions): Promise<RunOutcome
     for (const line of plan.skipped) options.onSkip?.(line);
     return { runs: [], shard: null, skipped: plan.skipped };
   }
+  await refuseManagedArms(entries, options.managedRoot);
   // Every version before the first spawn: a failed install stops the run with nothing written.
   await (options.install ?? defaultInstall)(
     entries.map((e) => e.cli),
@@ -474,6 +478,30 @@ export async function runPlanned(given: RunProtocolsOptions): Promise<RunOutcome
   };
   const file = await writeShardFile(out, shardFile);
   return { runs: [], shard: { file, spawns: plan.mine.length }, skipped: plan.skipped };
+}
+
+// An arm whose `managed` setting this machine cannot honour refuses the whole run (exit 2) before
+// anything is installed: a spawn refused later would only be a fault.
+async function refuseManagedArms(entries: readonly RunEntry[], root?: string): Promise<void> {
+  const asking = entries.flatMap((e) =>
+    e.arms
+      .filter((a) => (a.fixture.managed ?? "record") !== "record")
+      .map((a) => ({ entry: e, arm: a })),
+  );
+  if (asking.length === 0) return;
+  const { checkManaged } = await import("../probes/run-probe.js");
+  for (const { entry, arm } of asking) {
+    try {
+      await checkManaged(
+        entry.cli.name,
+        arm.fixture.managed ?? "record",
+        root === undefined ? {} : { root },
+      );
+    } catch (error) {
+      const { id } = entry.check.loaded.protocol;
+      throw new UsageError(`${entry.check.loaded.file}: arm ${id}/${arm.id}: ${firstLine(error)}`);
+    }
+  }
 }
 
 function armDone(

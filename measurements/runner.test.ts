@@ -221,6 +221,23 @@ describe("managed configuration in records", () => {
       "- managed configuration PRESENT: `/etc/codex/config.toml`",
     );
   });
+
+  it("says which directories a masked spawn saw empty, in the Markdown and the JSON", async () => {
+    const record = await runProtocol(locked(), {
+      probe: () =>
+        Promise.resolve(
+          observation({
+            markers: [marker("A", ["messages"]), marker("B", [])],
+            managedFiles: [{ path: "/etc/codex/config.toml", present: true }],
+            managedMasked: ["/etc/codex"],
+          }),
+        ),
+    });
+    expect(renderMarkdown(record)).toContain(
+      "- managed configuration present, masked: `/etc/codex/config.toml` (the CLI saw `/etc/codex` empty)",
+    );
+    expect(record.arms[0]?.spawns[0]?.observation?.managedMasked).toEqual(["/etc/codex"]);
+  });
 });
 
 describe("transcript warnings in records", () => {

@@ -1,11 +1,21 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 import { canonicalHash } from "../core/canonical.js";
 import { fixtureFileSchema, fixtureSchema } from "../probes/contracts/fixture.js";
 import { launchEnvSchema } from "../probes/contracts/launch-env.js";
 import { scriptSchema } from "../probes/contracts/script.js";
-import { canonicalValue, earlierFormOf, protocolHash } from "./canonical-form.js";
-import { parseProtocol } from "./load.js";
+import {
+  type CanonicalForm,
+  canonicalValue,
+  earlierFormOf,
+  formOf,
+  protocolHash,
+} from "./canonical-form.js";
+import { loadProtocol, parseProtocol } from "./load.js";
+import { countingHashes } from "./lock-history.js";
 
 const FILE = "docs/prereg/0001-demo.yaml";
 
@@ -44,8 +54,11 @@ type Effective = {
   }[];
 };
 
-function effective(p: ReturnType<typeof parseProtocol>): Effective {
-  return canonicalValue(p, "effective/1") as Effective;
+function effective(
+  p: ReturnType<typeof parseProtocol>,
+  form: CanonicalForm = "effective/1",
+): Effective {
+  return canonicalValue(p, form) as Effective;
 }
 
 describe("the effective canonical form", () => {
@@ -85,6 +98,7 @@ describe("the effective canonical form", () => {
         fixture: '{ files: [{ at: workspace, path: A.md, content: "a" }] }',
         launch: "{ node: { id: n, prompt: hi } }",
       }),
+      "effective/2",
     ).arms[0];
     expect(Object.keys(arm?.fixture ?? {})).toEqual(
       expect.arrayContaining(Object.keys(fixtureSchema.shape)),
@@ -134,5 +148,75 @@ describe("the effective canonical form", () => {
     expect(earlierFormOf(p, parsed)).toBe("parsed");
     expect(earlierFormOf(p, protocolHash(p))).toBeNull();
     expect(earlierFormOf(protocol({ fixture: "{ trust: true }" }), parsed)).toBeNull();
+  });
+});
+
+describe("effective/2: the managed-configuration setting", () => {
+  const masked = () => protocol({ fixture: "{ managed: mask }" });
+
+  it("hashes a protocol whose arms all record in effective/1, so locks made before the field keep verifying", () => {
+    const p = protocol();
+    expect(formOf(p)).toBe("effective/1");
+    expect(protocolHash(p)).toBe(canonicalHash(canonicalValue(p, "effective/1")));
+    // Stated or left out, `record` is what effective/1 means.
+    const stated = protocol({ fixture: "{ managed: record }" });
+    expect(formOf(stated)).toBe("effective/1");
+    expect(protocolHash(stated)).toBe(protocolHash(p));
+    expect(Object.keys(effective(p).arms[0]?.fixture ?? {})).not.toContain("managed");
+  });
+
+  it.each(["mask", "require-absent"])(
+    "writes managed: %s out in effective/2, which moves the hash",
+    (mode) => {
+      const p = protocol({ fixture: `{ managed: ${mode} }` });
+      expect(formOf(p)).toBe("effective/2");
+      const value = effective(p, "effective/2");
+      expect(value.form).toBe("effective/2");
+      expect(value.arms[0]?.fixture).toMatchObject({ managed: mode });
+      expect(protocolHash(p)).not.toBe(protocolHash(protocol()));
+      expect(protocolHash(protocol(), "effective/2")).not.toBe(protocolHash(p, "effective/2"));
+      // effective/2 states the default too: the same protocol recording differs only in that value.
+      expect(effective(protocol(), "effective/2").arms[0]?.fixture).toMatchObject({
+        managed: "record",
+      });
+    },
+  );
+
+  it("never takes a recording protocol's lock for a masking one (effective/1 cannot state mask)", () => {
+    const lockedBefore = protocolHash(protocol());
+    // Re-expressed in effective/1 the mask disappears, so the hashes would match...
+    expect(protocolHash(masked(), "effective/1")).toBe(lockedBefore);
+    // ...which must not read as the same content in an earlier form.
+    expect(earlierFormOf(masked(), lockedBefore)).toBeNull();
+    expect(earlierFormOf(masked(), protocolHash(masked(), "parsed"))).toBe("parsed");
+  });
+
+  it("lets no amendment claim that adding a mask re-expressed the lock: the unmasked records do not count", () => {
+    const before = protocolHash(protocol());
+    const after = protocolHash(masked());
+    const claimed = {
+      at: "2026-12-01T00:00:00.000Z",
+      reason: "mask the managed files",
+      oldCanonicalHash: before,
+      newCanonicalHash: after,
+      oldBytesHash: "sha256:a",
+      newBytesHash: "sha256:b",
+      commit: "0".repeat(40),
+      recordsExisted: true,
+      records: [],
+      reexpression: { from: "effective/1" as const, to: "effective/2" as const },
+    };
+    expect(countingHashes(masked(), after, [claimed])).toEqual([after]);
+  });
+
+  it("leaves every lock committed in docs/prereg pinning its protocol's hash", async () => {
+    const dir = join(import.meta.dirname, "..", "docs", "prereg");
+    const locks = readdirSync(dir).filter((n) => n.endsWith(".lock.json"));
+    expect(locks.length).toBeGreaterThan(0);
+    for (const name of locks) {
+      const lock = JSON.parse(readFileSync(join(dir, name), "utf8")) as { canonicalHash: string };
+      const loaded = await loadProtocol(join(dir, name.replace(/\.lock\.json$/, ".yaml")));
+      expect({ name, hash: loaded.canonicalHash }).toEqual({ name, hash: lock.canonicalHash });
+    }
   });
 });

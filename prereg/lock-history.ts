@@ -9,7 +9,7 @@ import { InputError } from "../core/errors.js";
 import { hasErrno } from "../core/fs-errors.js";
 import { commitsOf, showAt } from "../core/git.js";
 import { parseDocument, unreadableFile, zodIssues } from "../core/read-input.js";
-import { protocolHash } from "./canonical-form.js";
+import { formExpresses, protocolHash } from "./canonical-form.js";
 import { type Amendment, amendmentSchema, type Lock, lockSchema } from "./lock.js";
 import type { Protocol } from "./protocol.js";
 
@@ -124,6 +124,8 @@ export function countingHashes(
       // Never the amendment's word: both of its hashes recomputed from the protocol as it stands.
       const { from, to } = a.reexpression;
       if (
+        formExpresses(protocol, from) &&
+        formExpresses(protocol, to) &&
         protocolHash(protocol, from) === a.oldCanonicalHash &&
         protocolHash(protocol, to) === a.newCanonicalHash
       )

@@ -9,7 +9,7 @@ import { InputError, RefusalError, UsageError } from "../core/errors.js";
 import { hasErrno } from "../core/fs-errors.js";
 import { isCommittedAndClean, lastCommitOf, repoRoot } from "../core/git.js";
 import { parseDocument, parseWith, unreadableFile } from "../core/read-input.js";
-import { CANONICAL_FORMS, CURRENT_FORM, earlierFormOf } from "./canonical-form.js";
+import { CANONICAL_FORMS, earlierFormOf, formOf } from "./canonical-form.js";
 import { type LoadedProtocol, loadProtocol } from "./load.js";
 import { committedLocks } from "./lock-history.js";
 import { lockTimeIssues } from "./lock-rules.js";
@@ -169,7 +169,7 @@ export async function lockProtocol(
       commit,
       recordsExisted: records.length > 0,
       records,
-      ...(from === null ? {} : { reexpression: { from, to: CURRENT_FORM } }),
+      ...(from === null ? {} : { reexpression: { from, to: formOf(loaded.protocol) } }),
     };
     await appendFile(amendmentsPathOf(abs), `${JSON.stringify(amendment)}\n`);
     action = from === null ? "amended" : "re-expressed";

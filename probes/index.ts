@@ -1,5 +1,5 @@
 // The probes package's public surface: run a probe, manage the vendor cache, and the shared contracts.
-export { runProbe, type RunProbeOptions } from "./run-probe.js";
+export { checkManaged, runProbe, type RunProbeOptions } from "./run-probe.js";
 /** Call after a batch of probes so a namespace prepared for a next spawn does not linger (≤ 1 s). */
 export { markerValue, newNonce } from "./cell/markers.js";
 export * from "./contracts/clis.js";

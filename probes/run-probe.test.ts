@@ -8,7 +8,8 @@ import type { ExecResult } from "../core/exec.js";
 import { scriptSchema } from "./contracts/script.js";
 import { driverFor } from "./drivers/index.js";
 import type { CapturedRequest } from "./fake/server.js";
-import { managedFacts, runProbe, spawnFaults } from "./run-probe.js";
+import { managedFacts } from "./isolation/managed.js";
+import { runProbe, spawnFaults } from "./run-probe.js";
 
 const ok: ExecResult = {
   exitCode: 0,
@@ -110,8 +111,10 @@ describe("managed configuration as a stated fact", () => {
       managedFacts(driverFor("claude-code").managedFiles ?? [], (p) => present.has(p)),
     ).toEqual([
       { path: "/etc/claude-code/managed-settings.json", present: true },
+      { path: "/etc/claude-code/managed-settings.d", present: false },
       { path: "/etc/claude-code/managed-mcp.json", present: false },
       { path: "/etc/claude-code/CLAUDE.md", present: false },
+      { path: "/etc/claude-code/.claude", present: false },
     ]);
   });
 

@@ -5,6 +5,7 @@ import { join, relative } from "node:path";
 
 import { buildChildEnv } from "../core/child-env.js";
 import { errorMessage } from "../core/error-text.js";
+import { RefusalError } from "../core/errors.js";
 import { type ExecResult, runProcess } from "../core/exec.js";
 import { parseWith } from "../core/read-input.js";
 import {
@@ -16,6 +17,8 @@ import {
   startCellFlush,
 } from "./cell/cell.js";
 import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
+import type { ProbeCliName } from "./contracts/clis.js";
+import { DEFAULT_MANAGED_MODE, type ManagedMode } from "./contracts/fixture.js";
 import { type Observation, observationSchema, redactObservation } from "./contracts/observation.js";
 import { resolvePathsDeep } from "./contracts/placeholders.js";
 import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
@@ -27,6 +30,14 @@ import { driverResponder } from "./drivers/responder.js";
 import { type CapturedRequest, type FakeServer, startFakeServer } from "./fake/server.js";
 import { isSideRequest, NOT_FOUND_ANSWER, sideRequestSummary } from "./fake/side-routes.js";
 import { containment } from "./isolation/contain.js";
+import {
+  type ManagedFact,
+  managedFacts,
+  maskFailure,
+  maskTargets,
+  maskWrap,
+  refuseManaged,
+} from "./isolation/managed.js";
 import { acquireSlot, type NetnsSlot, netnsTools } from "./isolation/netns.js";
 import { disownTempDir } from "./leftovers.js";
 import { observe } from "./observe/observe.js";
@@ -44,6 +55,8 @@ export interface RunProbeOptions {
   onCellKept?: (dir: string) => void;
   /** Force plain loopback even where a network namespace is available. */
   noNetns?: boolean;
+  /** Where the driver's machine-wide managed paths are looked for and masked (tests; default `/`). */
+  managedRoot?: string;
 }
 
 const TAIL = 4000;
@@ -90,12 +103,21 @@ function sideList(requests: readonly CapturedRequest[]): string {
     .join(", ");
 }
 
-/** Which of a driver's machine-wide managed files exist: a fact every observation states. */
-export function managedFacts(
-  paths: readonly string[],
-  exists: (path: string) => boolean = existsSync,
-): { path: string; present: boolean }[] {
-  return paths.map((path) => ({ path, present: exists(path) }));
+/**
+ * The managed files of `cli`'s driver as they stand, and the directories `mode` masks; throws the
+ * refusal (exit 2) when `mode` forbids the spawn. `witness run` asks it of every arm up front.
+ */
+export async function checkManaged(
+  cli: ProbeCliName,
+  mode: ManagedMode,
+  options: { root?: string } = {},
+): Promise<{ facts: ManagedFact[]; masked: string[] }> {
+  const root = options.root ?? "/";
+  const facts = managedFacts(driverFor(cli).managedFiles ?? [], existsSync, root);
+  const masked = mode === "mask" ? maskTargets(facts, root) : [];
+  if (mode !== "record")
+    refuseManaged(mode, facts, { cli, containment: (await containment()).kind });
+  return { facts, masked };
 }
 
 /** Runs the real CLI once in a fresh cell against the scripted fake model and returns what it observed. */
@@ -107,6 +129,11 @@ export async function runProbe(
   const spec = parseWith(probeSpecSchema, specInput, "probe spec");
   const driver = driverFor(spec.cli.name);
   const nonce = options.nonce ?? newNonce();
+  // Managed configuration is judged first: a refused spawn installs and starts nothing.
+  const managedMode = spec.fixture.managed ?? DEFAULT_MANAGED_MODE;
+  const { facts: managed, masked } = await checkManaged(spec.cli.name, managedMode, {
+    ...(options.managedRoot === undefined ? {} : { root: options.managedRoot }),
+  });
   const started = performance.now();
   let cli: { bin: string; version: string };
   try {
@@ -170,7 +197,9 @@ export async function runProbe(
     // The network namespace is entered first: inside the PID namespace /proc is its own, and
     // no longer shows the forwarder whose namespace nsenter joins.
     const contained = await containment();
-    const inPidns = contained.wrap(cli.bin, args);
+    // A mask is mounted inside the PID namespace's own mount namespace, just before the CLI starts.
+    const unmasked = maskWrap(cli.bin, args, masked);
+    const inPidns = contained.wrap(unmasked.file, unmasked.args);
     const launch = slot ? slot.wrap(inPidns.file, inPidns.args) : inPidns;
     startCellFlush(cell);
     const result = await runProcess({
@@ -186,6 +215,9 @@ export async function runProbe(
     });
     // An aborted spawn is not an observation: stop here (the finally still cleans up).
     options.signal?.throwIfAborted();
+    const maskFailed = masked.length === 0 ? null : maskFailure(result.exitCode, result.stderr);
+    if (maskFailed !== null)
+      throw new RefusalError("managed-unmaskable", `${masked.join(", ")}: ${maskFailed}`);
     const requests = [...server.requests];
     // A kept cell keeps the captured requests and the CLI's whole output too: the raw evidence
     // behind the observation (its tails are redacted, e.g. the session id a CLI prints).
@@ -212,7 +244,8 @@ export async function runProbe(
       cwd: cell.cwd,
       isolation: slot ? "netns" : "loopback-config",
       containment: contained.kind,
-      managedFiles: managedFacts(driver.managedFiles ?? []),
+      managedFiles: managed,
+      ...(managedMode === "mask" ? { managedMasked: masked } : {}),
       exitCode: result.exitCode,
       signal: result.signal,
       timedOut: result.timedOut,

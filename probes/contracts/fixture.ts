@@ -72,6 +72,23 @@ export const sentinelPlacementSchema = z.enum([
 ]);
 export type SentinelPlacement = z.infer<typeof sentinelPlacementSchema>;
 
+/**
+ * What the cell does about the CLI's machine-wide managed files (its driver's `managedFiles`),
+ * which no HOME or flag of the cell moves.
+ */
+export const managedModeSchema = z.enum([
+  /** say in every observation which of them exist (the behaviour when the fixture says nothing) */
+  "record",
+  /** refuse to spawn while any of them exists */
+  "require-absent",
+  /** hide their directories from the CLI in a private mount namespace; refuse where none can be made */
+  "mask",
+]);
+export type ManagedMode = z.infer<typeof managedModeSchema>;
+
+/** The mode of a fixture that names none: what every lock before the field meant. */
+export const DEFAULT_MANAGED_MODE: ManagedMode = "record";
+
 /** A relative path below a root, by the same rule as a file's (plain segments, no `.git`). */
 const plainRelative = z.string().superRefine((p, ctx) => {
   const problem = fixturePathProblem(p);
@@ -109,6 +126,8 @@ export const fixtureSchema = z
     worktree: plainRelative.optional(),
     /** A directory below the workspace root the CLI starts in, made if missing (absent: the root). */
     cwd: plainRelative.optional(),
+    /** Managed configuration: record, require-absent or mask (no default: absent keeps locked hashes). */
+    managed: managedModeSchema.optional(),
   })
   // Two files on one path, or a file where another (or the cell) needs a directory, cannot be planted.
   .superRefine((fixture, ctx) => {

@@ -59,6 +59,8 @@ export const observationSchema = z.object({
   containment: z.enum(["pidns", "process-group"]).optional(),
   /** The machine-wide managed files the driver names, and whether each existed at the spawn. */
   managedFiles: z.array(z.object({ path: z.string(), present: z.boolean() })).optional(),
+  /** Under `managed: mask`, the directories hidden from the CLI (empty: none of its files existed). */
+  managedMasked: z.array(z.string()).optional(),
   exitCode: z.number().int().nullable(),
   signal: z.string().nullable(),
   timedOut: z.boolean(),

@@ -100,11 +100,16 @@ export const claudeCodeDriver: ProbeDriver = {
     return result.isError ? "error" : "ran";
   },
   sessionFixture: { name: "session.jsonl" },
-  // Managed settings, MCP servers and memory (its code joins these names to /etc/claude-code).
+  // Read from the 2.1.332 binary (`strings`): on Linux its managed directory is /etc/claude-code
+  // (macOS /Library/Application Support/ClaudeCode), holding managed-settings.json and the
+  // drop-in directory managed-settings.d, managed-mcp.json, the managed memory CLAUDE.md and a
+  // .claude directory of the managed scope's rules, skills, agents and commands.
   managedFiles: [
     "/etc/claude-code/managed-settings.json",
+    "/etc/claude-code/managed-settings.d",
     "/etc/claude-code/managed-mcp.json",
     "/etc/claude-code/CLAUDE.md",
+    "/etc/claude-code/.claude",
   ],
   instructionFiles: [
     { at: "workspace", path: "CLAUDE.md", when: "project scope" },
