@@ -4,7 +4,7 @@ import type { ParentAccessDetector } from "../parent-access/parent-access.js";
 import { runOptions } from "../policy/tool-policy.js";
 import { readNode, readWorkflow } from "../spec/load-workflow.js";
 import { readProjectConfig } from "../spec/project-config.js";
-import type { LaunchPlan } from "./launch-types.js";
+import type { HomeOverlay, LaunchPlan } from "./launch-types.js";
 import { planLaunch } from "./plan-launch.js";
 import { plannedPolicies, planWorkflow, type WorkflowPlan } from "./plan-workflow.js";
 
@@ -51,6 +51,18 @@ export function launchPlanJson(plan: LaunchPlan): LaunchPlan {
   return { ...plan, env: redactEnv(plan.env) };
 }
 
+/** One line saying what a home overlay mirrors, what it leaves out and what it writes empty. */
+export function overlayLine(overlay: HomeOverlay): string {
+  const empty = overlay.empty ?? [];
+  const without = overlay.exclude.filter((name) => !empty.includes(name));
+  const into = overlay.mirrorInto === undefined ? "" : `/${overlay.mirrorInto}`;
+  return [
+    `home overlay: ${overlay.variable}${into} mirrors ${overlay.source}`,
+    ...(without.length === 0 ? [] : [`without ${without.join(", ")}`]),
+    ...(empty.length === 0 ? [] : [`with an empty ${empty.join(", ")}`]),
+  ].join(" ");
+}
+
 /** A launch plan as lines for a person: one argument per line, JSON-quoted so nothing hides. */
 export function launchPlanLines(plan: LaunchPlan): string[] {
   const env = Object.entries(redactEnv(plan.env));
@@ -62,11 +74,7 @@ export function launchPlanLines(plan: LaunchPlan): string[] {
     ...(plan.stdin === undefined ? [] : [`stdin: ${JSON.stringify(plan.stdin)}`]),
     `env:${env.length === 0 ? " (none added)" : ""}`,
     ...env.map(([name, value]) => `  ${name}=${value}`),
-    ...(plan.homeOverlay === undefined
-      ? []
-      : [
-          `home overlay: ${plan.homeOverlay.variable}${plan.homeOverlay.mirrorInto === undefined ? "" : `/${plan.homeOverlay.mirrorInto}`} mirrors ${plan.homeOverlay.source} without ${plan.homeOverlay.exclude.join(", ")}${plan.homeOverlay.empty === undefined ? "" : ` (empty: ${plan.homeOverlay.empty.join(", ")})`}`,
-        ]),
+    ...(plan.homeOverlay === undefined ? [] : [overlayLine(plan.homeOverlay)]),
     `access: ${plan.access.mode} (${plan.access.reason}): ${plan.access.explanation}`,
     `ambient_context: ${plan.ambient.value} (${plan.ambient.source})`,
     "disclosure:",
