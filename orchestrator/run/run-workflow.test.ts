@@ -204,6 +204,31 @@ describe("witness orchestrate run", () => {
     expect(readlinkSync(join(overlay, "auth.json"))).toBe(join(t.repo.home, ".codex", "auth.json"));
   });
 
+  it("points opencode at a per-run OPENCODE_CONFIG_DIR with an empty AGENTS.md, and lets pi see the operator's agent directory", async () => {
+    const repo = tempWorkspace();
+    const fakes = fakeClis(repo.base, ["opencode", "pi"]);
+    const workflowFile = repo.write(
+      "workflow.yaml",
+      "name: two\nnodes:\n  - { id: oc, adapter: opencode, prompt: go }\n  - { id: p, adapter: pi, prompt: go }\n",
+    );
+    repo.write("home/.config/opencode/AGENTS.md", "operator instructions");
+    repo.write("home/.config/opencode/opencode.json", "{}");
+    const agentDir = join(repo.base, "pi-agent");
+    const stateDir = join(repo.base, "state");
+    await runWorkflow({
+      workflowFile,
+      stateDir,
+      cwd: repo.root,
+      env: { PATH: `${fakes.bin}:/usr/bin:/bin`, HOME: repo.home, PI_CODING_AGENT_DIR: agentDir },
+    });
+    const overlay = join(stateDir, "homes", "oc", "OPENCODE_CONFIG_DIR");
+    const calls = fakes.calls();
+    expect(calls.find((c) => c.bin === "opencode")?.env.OPENCODE_CONFIG_DIR).toBe(overlay);
+    expect(readdirSync(overlay).sort()).toEqual(["AGENTS.md", "opencode.json"]);
+    expect(readFileSync(join(overlay, "AGENTS.md"), "utf8")).toBe("");
+    expect(calls.find((c) => c.bin === "pi")?.env.PI_CODING_AGENT_DIR).toBe(agentDir);
+  });
+
   it("refuses a state directory it cannot create, before any node spawns", async () => {
     const t = setup();
     const stateDir = join(t.repo.root, "a-file", "state");

@@ -17,6 +17,9 @@ export const CHILD_ALLOW = [
   "XDG_DATA_HOME",
   "XDG_CACHE_HOME",
   "CODEX_HOME",
+  // The planner reads these to pick the files a node may load; the child must see the same ones.
+  "OPENCODE_CONFIG_DIR",
+  "PI_CODING_AGENT_DIR",
   "TMPDIR",
 ];
 
