@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+// The witness command's yargs set-up; scripts/bundle-cli.mjs bundles it, and launch.ts runs it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -72,4 +72,6 @@ const cli = yargs(hideBin(process.argv))
   });
 
 skipHelpCache(cli);
-await cli.parseAsync();
+// Bundled as CommonJS (for the code cache), so no top-level await: an unexpected rejection ends
+// the process as an unhandled one would, with exit 1.
+void cli.parseAsync();

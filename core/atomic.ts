@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { chmod, link, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
@@ -22,6 +23,18 @@ export async function writeFileAtomic(
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** writeFileAtomic for where nothing may wait: a process's `exit` handler. */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
+  const temp = tempPathFor(file);
+  try {
+    writeFileSync(temp, data, { flag: "wx", mode: 0o644 });
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
     throw error;
   }
 }

@@ -2,11 +2,11 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join } from "node:path";
 
 import { z } from "zod";
 
+import { defaultCacheDir } from "../core/cache-dir.js";
 import { buildChildEnv } from "../core/child-env.js";
 import { UsageError } from "../core/errors.js";
 import { runProcess } from "../core/exec.js";
@@ -31,11 +31,7 @@ export type VendorEntry = z.infer<typeof vendorEntrySchema>;
 const ENTRY_FILE = "witness-vendor.json";
 
 /** Where installs live: WITNESS_CACHE, else $XDG_CACHE_HOME/witness, else ~/.cache/witness. */
-export function defaultCacheDir(env: Readonly<Record<string, string | undefined>> = process.env) {
-  if (env.WITNESS_CACHE) return env.WITNESS_CACHE;
-  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
-  return join(base, "witness");
-}
+export { defaultCacheDir };
 
 /** Options shared by the cache operations. */
 export interface VendorCacheOptions {
