@@ -11,7 +11,7 @@ import { UsageError } from "../core/errors.js";
 import { lockProtocol } from "../prereg/lock.js";
 import { builtCli } from "../test/support/built-cli.js";
 import { observation, protocolText } from "../test/support/observations.js";
-import { plantedEtcUnavailable, withPlantedEtc } from "../test/support/planted-etc.js";
+import { privateMountsUnavailable, withPlantedEtc } from "../test/support/planted-etc.js";
 import { commit, put, putAdr, tempGitRepo } from "../test/support/witness-repo.js";
 import { runProtocols } from "./run-protocols.js";
 
@@ -90,7 +90,7 @@ describe("managed: require-absent through the built CLI", () => {
   const env = () => ({ HOME: root, PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" });
 
   it("witness probe and witness run exit 2 naming the managed file, installing nothing", async (ctx) => {
-    const unavailable = await plantedEtcUnavailable();
+    const unavailable = await privateMountsUnavailable();
     if (unavailable !== null) ctx.skip(unavailable);
     const before = existsSync("/etc/claude-code/CLAUDE.md");
     const cache = join(root, "cache");

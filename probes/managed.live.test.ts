@@ -10,7 +10,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { builtCli } from "../test/support/built-cli.js";
 import { liveClis } from "../test/support/live-clis.js";
-import { plantedEtcUnavailable, withPlantedEtc } from "../test/support/planted-etc.js";
+import { privateMountsUnavailable, withPlantedEtc } from "../test/support/planted-etc.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import type { Observation } from "./contracts/observation.js";
 import { PINNED } from "./contracts/pinned.js";
@@ -71,7 +71,7 @@ async function probeWithManagedMemory(mode: "record" | "mask", marker: string) {
 describe("managed configuration on the machine", () => {
   it("live: a managed CLAUDE.md reaches Claude Code under managed: record, and not under mask", async (ctx) => {
     clis.need(ctx, "claude-code");
-    const unavailable = await plantedEtcUnavailable();
+    const unavailable = await privateMountsUnavailable();
     if (unavailable !== null) ctx.skip(unavailable);
     if ((await containment()).kind !== "pidns")
       ctx.skip("no PID namespace here, so no private mount namespace to mask in");

@@ -1,5 +1,6 @@
-// Runs a command where /etc holds planted files, without writing the real /etc: in a mount
-// namespace of its own (`unshare --mount`, private propagation), /etc is a bind mount of a copy.
+// Commands in a mount namespace of their own (`unshare --mount`, private propagation): what they
+// mount nobody else sees. One of them runs where /etc holds planted files, a bind mount of a copy,
+// so the real /etc is never written.
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
@@ -15,8 +16,8 @@ const SCRIPT = [
   'exec "$@"',
 ].join("\n");
 
-/** Why commands cannot run under a planted /etc here, or null when they can (root and unshare). */
-export async function plantedEtcUnavailable(): Promise<string | null> {
+/** Why a command cannot get a private mount namespace here (needs root and unshare), or null. */
+export async function privateMountsUnavailable(): Promise<string | null> {
   if (process.platform !== "linux") return "a private mount namespace needs Linux";
   const probe = await runProcess({
     file: "unshare",
@@ -52,6 +53,26 @@ export async function withPlantedEtc(
     await writeFile(at, text);
   }
   await mkdir(join(scratch, "plant"), { recursive: true });
+  return runInPrivateMounts({
+    script: SCRIPT,
+    args: [scratch, command.file, ...command.args],
+    env: command.env,
+    cwd: command.cwd,
+    ...(command.timeoutMs === undefined ? {} : { timeoutMs: command.timeoutMs }),
+  });
+}
+
+/**
+ * Runs the shell `script` (its `$1…` are `args`) in a mount namespace of its own with private
+ * propagation: whatever it mounts, only it and its children see.
+ */
+export function runInPrivateMounts(request: {
+  script: string;
+  args: readonly string[];
+  env: Record<string, string>;
+  cwd: string;
+  timeoutMs?: number;
+}): Promise<ExecResult> {
   return runProcess({
     file: "unshare",
     args: [
@@ -61,14 +82,12 @@ export async function withPlantedEtc(
       "--",
       "/bin/sh",
       "-c",
-      SCRIPT,
+      request.script,
       "sh",
-      scratch,
-      command.file,
-      ...command.args,
+      ...request.args,
     ],
-    env: { ...command.env, PATH: command.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin" },
-    cwd: command.cwd,
-    timeoutMs: command.timeoutMs ?? 120_000,
+    env: { ...request.env, PATH: request.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin" },
+    cwd: request.cwd,
+    timeoutMs: request.timeoutMs ?? 120_000,
   });
 }
