@@ -245,9 +245,14 @@ export async function cellsRemoved(): Promise<void> {
  * fsyncs (Codex's state database); flushed while the CLI boots, it mostly costs nothing.
  */
 export function startCellFlush(cell: Cell): void {
+  void flushCell(cell);
+}
+
+/** Writes the cell's filesystem back to disk (`sync -f`, Linux); never rejects. */
+export async function flushCell(cell: Cell): Promise<void> {
   if (process.platform !== "linux") return;
   // runProcess never rejects: a missing `sync` only means the CLI does the flushing itself.
-  void runProcess({
+  await runProcess({
     file: "sync",
     args: ["-f", cell.root],
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
