@@ -4,6 +4,7 @@ import { canonicalHash, sha256 } from "../core/canonical.js";
 import { parseProtocol } from "../prereg/load.js";
 import type { LockCheck } from "../prereg/verify.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
+import type { Observation } from "../probes/contracts/observation.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { marker, observation, protocolText } from "../test/support/observations.js";
 import { renderMarkdown } from "./render-md.js";
@@ -237,6 +238,24 @@ describe("managed configuration in records", () => {
       "- managed configuration present, masked: `/etc/codex/config.toml` (the CLI saw `/etc/codex` empty)",
     );
     expect(record.arms[0]?.spawns[0]?.observation?.managedMasked).toEqual(["/etc/codex"]);
+  });
+});
+
+describe("the network namespace's forwarder in records", () => {
+  it("names in each spawn's Markdown line the forwarder that bridged its namespace", async () => {
+    const render = async (extra: Partial<Observation>) =>
+      renderMarkdown(
+        await runProtocol(locked(), {
+          probe: () =>
+            Promise.resolve(
+              observation({ markers: [marker("A", ["messages"]), marker("B", [])], ...extra }),
+            ),
+        }),
+      );
+    expect(await render({ isolation: "netns", netnsForwarder: "socat" })).toContain(
+      "isolation: netns (socat forwarder);",
+    );
+    expect(await render({ isolation: "loopback-config" })).toContain("isolation: loopback-config;");
   });
 });
 

@@ -68,7 +68,10 @@ describe("live: Claude Code", () => {
     expect(o.cli.version).toBe(PINNED["claude-code"].version);
     expect(marker(o, "SYSTEM_FILE")?.seenIn).toContain("system");
     expect(marker(o, "WS_CLAUDE_MD")?.seenIn).toEqual(["messages", "transcript"]);
-    expect(o.isolation).toBe((await netnsTools()) ? "netns" : "loopback-config");
+    const tools = await netnsTools();
+    expect(o.isolation).toBe(tools ? "netns" : "loopback-config");
+    // The record names the forwarder that bridged the namespace: socat where it is installed.
+    expect(o.netnsForwarder).toBe(tools === null ? undefined : tools.socat ? "socat" : "node");
   });
 
   it("live: workspace and HOME CLAUDE.md reach the model when --setting-sources is omitted, neither under --setting-sources ''", async (ctx) => {

@@ -243,6 +243,7 @@ export async function runProbe(
       env,
       cwd: cell.cwd,
       isolation: slot ? "netns" : "loopback-config",
+      ...(slot ? { netnsForwarder: slot.forwarder } : {}),
       containment: contained.kind,
       managedFiles: managed,
       ...(managedMode === "mask" ? { managedMasked: masked } : {}),

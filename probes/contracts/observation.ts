@@ -55,6 +55,8 @@ export const observationSchema = z.object({
   env: z.record(z.string(), z.string()),
   cwd: z.string(),
   isolation: isolationSchema,
+  /** In a network namespace: the program that bridged its loopback to the fake server. */
+  netnsForwarder: z.enum(["socat", "node"]).optional(),
   /** How the CLI's process tree was tied to witness: its own PID namespace, or a process group. */
   containment: z.enum(["pidns", "process-group"]).optional(),
   /** The machine-wide managed files the driver names, and whether each existed at the spawn. */

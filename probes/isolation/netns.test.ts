@@ -5,12 +5,24 @@ import { describe, expect, it } from "vitest";
 import { buildChildEnv } from "../../core/child-env.js";
 import { runProcess } from "../../core/exec.js";
 import { startFakeServer } from "../fake/server.js";
-import { acquireSlot, type NetnsSlot, netnsTools, releaseWarmSlot, startSlot } from "./netns.js";
+import {
+  acquireSlot,
+  defaultForwarder,
+  type ForwarderKind,
+  type NetnsSlot,
+  netnsTools,
+  releaseWarmSlot,
+  startSlot,
+} from "./netns.js";
 
 const tools = await netnsTools();
 const reason =
   "this machine cannot create a network namespace (unshare --net failed or ip is missing)";
 if (tools === null) console.warn(`skipping the netns tests: ${reason}`);
+// Every forwarder this machine can run: node always, socat where it is installed.
+const forwarders: ForwarderKind[] = tools?.socat ? ["socat", "node"] : ["node"];
+if (tools !== null && tools.socat === null)
+  console.warn("skipping the socat forwarder's netns tests: socat is not installed");
 
 // Runs inside the namespace: which interfaces are up, and can the bridged fake server be reached?
 const INSIDE = `
@@ -23,12 +35,53 @@ fetch("http://127.0.0.1:" + process.argv[1] + "/v1/ping", { method: "POST", body
   .then((status) => console.log(JSON.stringify({ up, status })));
 `;
 
-describe("network isolation", () => {
+// Inside the namespace: one POST of `size` bytes; prints how many bytes came back and the status.
+const ROUND_TRIP = `
+fetch("http://127.0.0.1:" + process.argv[1] + "/v1/echo", { method: "POST", body: "x".repeat(Number(process.argv[2])) })
+  .then(async (r) => console.log(JSON.stringify({ status: r.status, back: (await r.text()).length })), (e) => console.log(JSON.stringify({ error: String(e) })));
+`;
+
+describe.each(forwarders)("network isolation, %s forwarder", (forwarder) => {
+  it.skipIf(tools === null)(
+    "carries a large request in and a large reply out, byte for byte",
+    async () => {
+      if (tools === null) throw new Error(reason);
+      const slot = await startSlot(tools, forwarder);
+      expect(slot.forwarder).toBe(forwarder);
+      const reply = "y".repeat(3_000_000);
+      const server = await startFakeServer(
+        () => ({ kind: "json", status: 200, body: reply, answer: "reply" }),
+        { socketPath: slot.socketPath },
+      );
+      try {
+        const launch = slot.wrap(process.execPath, [
+          "-e",
+          ROUND_TRIP,
+          String(slot.port),
+          "2000000",
+        ]);
+        const result = await runProcess({
+          ...launch,
+          env: buildChildEnv({ parent: process.env }),
+          cwd: tmpdir(),
+          timeoutMs: 20_000,
+        });
+        expect(result.stderr).toBe("");
+        // The reply is JSON: the string and its two quotes.
+        expect(JSON.parse(result.stdout)).toEqual({ status: 200, back: reply.length + 2 });
+        expect(server.requests.map((r) => (r.body as string).length)).toEqual([2_000_000]);
+      } finally {
+        await server.close();
+        await slot.release();
+      }
+    },
+  );
+
   it.skipIf(tools === null)(
     "runs a command in a namespace where only loopback is up, bridged to the fake server",
     async () => {
       if (tools === null) throw new Error(reason);
-      const slot = await startSlot(tools);
+      const slot = await startSlot(tools, forwarder);
       const server = await startFakeServer(
         () => ({ kind: "json", status: 404, body: {}, answer: "not-found" }),
         { socketPath: slot.socketPath },
@@ -55,7 +108,7 @@ describe("network isolation", () => {
     "cannot reach a server listening on the host's loopback from inside",
     async () => {
       if (tools === null) throw new Error(reason);
-      const slot = await startSlot(tools);
+      const slot = await startSlot(tools, forwarder);
       const host = await startFakeServer(() => ({
         kind: "json",
         status: 200,
@@ -92,8 +145,9 @@ describe("network isolation", () => {
             cwd: "/",
           })
         ).stdout.trim();
-      const a = await acquireSlot(tools);
-      const b = await acquireSlot(tools);
+      const a = await acquireSlot({ ...tools, socat: forwarder === "socat" ? tools.socat : null });
+      const b = await acquireSlot({ ...tools, socat: forwarder === "socat" ? tools.socat : null });
+      expect([a.forwarder, b.forwarder]).toEqual([forwarder, forwarder]);
       const [nsA, nsB] = [await ns(a), await ns(b)];
       expect(nsA).toMatch(/^net:\[\d+\]$/);
       expect(nsA).not.toBe(nsB);
@@ -104,6 +158,40 @@ describe("network isolation", () => {
       await Promise.all([a.stopped, b.stopped]);
       const after = await runProcess({ ...a.wrap("/bin/true", []), env: {}, cwd: "/" });
       expect(after.exitCode).not.toBe(0);
+    },
+  );
+});
+
+describe("the forwarder's fallback", () => {
+  it("is node when socat is missing, socat when it is there", () => {
+    const base = { unshare: "/usr/bin/unshare", nsenter: "/usr/bin/nsenter", ip: "/sbin/ip" };
+    expect(defaultForwarder({ ...base, socat: null })).toBe("node");
+    expect(defaultForwarder({ ...base, socat: "/usr/bin/socat" })).toBe("socat");
+  });
+
+  it.skipIf(tools === null)(
+    "starts a working node forwarder on a machine without socat",
+    async () => {
+      if (tools === null) throw new Error(reason);
+      const slot = await startSlot({ ...tools, socat: null });
+      expect(slot.forwarder).toBe("node");
+      const server = await startFakeServer(
+        () => ({ kind: "json", status: 404, body: {}, answer: "not-found" }),
+        { socketPath: slot.socketPath },
+      );
+      try {
+        const launch = slot.wrap(process.execPath, ["-e", INSIDE, String(slot.port)]);
+        const result = await runProcess({
+          ...launch,
+          env: buildChildEnv({ parent: process.env }),
+          cwd: tmpdir(),
+          timeoutMs: 20_000,
+        });
+        expect(JSON.parse(result.stdout)).toEqual({ up: ["lo"], status: 404 });
+      } finally {
+        await server.close();
+        await slot.release();
+      }
     },
   );
 });

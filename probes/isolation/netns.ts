@@ -1,5 +1,6 @@
 // Network isolation: each spawn runs in its own fresh network namespace with only loopback up,
-// bridged to the in-process fake server by a forwarder that holds the namespace open.
+// bridged to the in-process fake server by a forwarder that holds the namespace open: socat where
+// it is installed, else a `node -e` program (a whole Node start-up per namespace).
 // Namespaces are prepared one ahead (a "slot"), so their start-up overlaps the previous spawn.
 import { existsSync, rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -19,16 +20,39 @@ const find = (names: string[]) =>
     .flatMap((dir) => names.map((n) => join(dir, n)))
     .find((p) => existsSync(p));
 
-/** The tools a namespace launch needs. */
+/** The tools a namespace launch needs; `socat` is the forwarder when present. */
 export interface NetnsTools {
   unshare: string;
   nsenter: string;
   ip: string;
+  socat: string | null;
+}
+
+/** Which program bridges a namespace's loopback to the fake server. */
+export type ForwarderKind = "socat" | "node";
+
+/** The forwarder a slot gets by default: socat when installed, else node. */
+export function defaultForwarder(tools: NetnsTools): ForwarderKind {
+  return tools.socat === null ? "node" : "socat";
+}
+
+// The forwarder's command line; both report "ready <pid>" on the control socket and exit when it closes.
+function forwarderArgs(
+  kind: ForwarderKind,
+  tools: NetnsTools,
+  paths: { port: number; socketPath: string; controlPath: string },
+): string[] {
+  const rest = [String(paths.port), paths.socketPath, paths.controlPath];
+  if (kind === "node") return [process.execPath, "-e", FORWARDER_SOURCE, ...rest];
+  if (tools.socat === null) throw new InternalError("netns: the socat forwarder needs socat");
+  return ["/bin/sh", join(ASSETS_DIR, "socat-forwarder.sh"), tools.socat, ...rest];
 }
 
 /** One prepared namespace: a forwarder on 127.0.0.1:`port` inside, piping to `socketPath`. */
 export interface NetnsSlot {
   port: number;
+  /** The program that forwards (and that every observation of the spawn names). */
+  forwarder: ForwarderKind;
   /** Where the fake server must listen (a unix socket; reachable from both namespaces). */
   socketPath: string;
   /** Wraps `file args` so it runs inside this slot's namespace. */
@@ -79,13 +103,18 @@ process.on("exit", () => {
 });
 
 /** Starts one namespace with loopback up and the forwarder listening. */
-export async function startSlot(tools: NetnsTools): Promise<NetnsSlot> {
+export async function startSlot(
+  tools: NetnsTools,
+  forwarder: ForwarderKind = defaultForwarder(tools),
+): Promise<NetnsSlot> {
   const dir = await makeOwnedTempDir("witness-netns-");
   liveDirs.add(dir);
   const socketPath = join(dir, "fake.sock");
   const controlPath = join(dir, "control.sock");
   const port = bridgePort();
-  const control = createServer();
+  // Half-open allowed: the socat forwarder ends its side once "ready" is sent, and the connection
+  // must stay open until release() closes it.
+  const control = createServer({ allowHalfOpen: true });
   await new Promise<void>((resolve, reject) => {
     control.once("error", reject);
     control.listen(controlPath, resolve);
@@ -97,14 +126,14 @@ export async function startSlot(tools: NetnsTools): Promise<NetnsSlot> {
   };
   const exited = runProcess({
     file: tools.unshare,
-    args: ["--net", "--", "/bin/sh", join(ASSETS_DIR, "netns-slot.sh"), tools.ip].concat([
-      process.execPath,
-      "-e",
-      FORWARDER_SOURCE,
-      String(port),
-      socketPath,
-      controlPath,
-    ]),
+    args: [
+      "--net",
+      "--",
+      "/bin/sh",
+      join(ASSETS_DIR, "netns-slot.sh"),
+      tools.ip,
+      ...forwarderArgs(forwarder, tools, { port, socketPath, controlPath }),
+    ],
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
     cwd: dir,
   });
@@ -118,6 +147,7 @@ export async function startSlot(tools: NetnsTools): Promise<NetnsSlot> {
   const stopped = exited.then(cleanup);
   return {
     port,
+    forwarder,
     socketPath,
     wrap: (file, args) => ({
       file: tools.nsenter,
@@ -141,7 +171,7 @@ async function detect(): Promise<NetnsTools | null> {
   const nsenter = find(["nsenter"]);
   const ip = find(["ip"]);
   if (unshare === undefined || nsenter === undefined || ip === undefined) return null;
-  const tools = { unshare, nsenter, ip };
+  const tools = { unshare, nsenter, ip, socat: find(["socat"]) ?? null };
   try {
     const slot = await startSlot(tools);
     const entered = await runProcess({ ...slot.wrap("/bin/true", []), env: {}, cwd: "/" });
