@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
@@ -194,6 +195,26 @@ describe("the probe cell", () => {
       files: [{ at: "home", path: ".witness-sentinels/RAN", content: "" }],
     });
     expect(home.success).toBe(true);
+  });
+
+  it("starts no git process beyond init, add and commit (no automatic maintenance)", async () => {
+    const trace = join(tmpdir(), `witness-git-trace-${process.pid}`);
+    const cell = await createCell({
+      fixture: fixtureSchema.parse({ files: [files[0]] }),
+      nonce: "n",
+      trust: (paths) => driverFor("claude-code").trustWorkspace(paths),
+      // GIT_TRACE logs every git command and each process a git command runs.
+      baseEnv: { ...baseEnv, GIT_TRACE: trace },
+    });
+    try {
+      const log = readFileSync(trace, "utf8");
+      const commands = [...log.matchAll(/trace: built-in: git (\w+)/g)].map((m) => m[1]);
+      expect(commands).toEqual(["init", "add", "commit"]);
+      expect(log).not.toContain("run_command");
+    } finally {
+      rmSync(trace, { force: true });
+      await removeCell(cell);
+    }
   });
 
   it("removes a cell off the caller's path, and cellsRemoved says when it is gone", async () => {

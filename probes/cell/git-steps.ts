@@ -9,8 +9,17 @@ import { hasErrno } from "../../core/fs-errors.js";
 import { gitOut, runGitBatch } from "../../core/git.js";
 import { WORKSPACE_SENTINEL_DIR } from "../contracts/fixture.js";
 
-// The cell is ours, made by this process: its ownership needs no check.
-const CELL_GIT_OPTIONS = ["-c", "safe.directory=*"];
+// The cell is ours, made by this process: its ownership needs no check. No automatic maintenance:
+// after a commit git would otherwise start `git maintenance run --auto`, one more process per cell
+// for a repository that lives a second.
+const CELL_GIT_OPTIONS = [
+  "-c",
+  "safe.directory=*",
+  "-c",
+  "maintenance.auto=false",
+  "-c",
+  "gc.auto=0",
+];
 
 /** A repository of the cell, by its git directory and work tree. */
 export interface CellRepo {
