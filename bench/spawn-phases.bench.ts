@@ -25,7 +25,13 @@ import { driverFor } from "../probes/drivers/index.js";
 import { driverResponder } from "../probes/drivers/responder.js";
 import { startFakeServer } from "../probes/fake/server.js";
 import { containment } from "../probes/isolation/contain.js";
-import { netnsTools, releaseWarmSlot, startSlot } from "../probes/isolation/netns.js";
+import {
+  defaultForwarder,
+  type ForwarderKind,
+  netnsTools,
+  releaseWarmSlot,
+  startSlot,
+} from "../probes/isolation/netns.js";
 import { observe } from "../probes/observe/observe.js";
 import { runProbe } from "../probes/run-probe.js";
 import { ensureCli } from "../probes/vendor-cache.js";
@@ -104,12 +110,16 @@ async function sharedRows(): Promise<string[]> {
     PINNED["claude-code"].version,
   );
   if (tools !== null) {
-    const c = await measure(N, nothing, async () => {
-      const slot = await startSlot(tools);
-      await slot.release();
-      await slot.stopped;
-    });
-    rows.push(row("network namespace and its forwarder (start, stop)", c));
+    const kinds: ForwarderKind[] = tools.socat === null ? ["node"] : ["socat", "node"];
+    for (const forwarder of kinds) {
+      const c = await measure(N, nothing, async () => {
+        const slot = await startSlot(tools, forwarder);
+        await slot.release();
+        await slot.stopped;
+      });
+      const used = forwarder === defaultForwarder(tools) ? ", the one probes use" : "";
+      rows.push(row(`network namespace, ${forwarder} forwarder (start, stop${used})`, c));
+    }
   }
   rows.push(
     row(

@@ -199,9 +199,9 @@ export async function runProbe(
     const contained = await containment();
     // A mask is mounted inside the PID namespace's own mount namespace, just before the CLI starts.
     const unmasked = maskWrap(cli.bin, args, masked);
-    const inPidns = contained.wrap(unmasked.file, unmasked.args);
+    const inPidns = contained.wrap(unmasked.file, unmasked.args, cell.root);
     const launch = slot ? slot.wrap(inPidns.file, inPidns.args) : inPidns;
-    startCellFlush(cell);
+    if (!contained.flushes) startCellFlush(cell);
     const result = await runProcess({
       file: launch.file,
       args: launch.args,

@@ -167,3 +167,33 @@ describe("the process-group fallback", () => {
     expect(await waitFor(() => running(token).length === 0, 5000)).toBe(true);
   });
 });
+
+describe("the PID namespace's launcher", () => {
+  it("starts the cell's flush (sync -f <dir>) beside the command when asked, not otherwise", async () => {
+    const { containment } = await import("./contain.js");
+    const contained = await containment();
+    if (!contained.flushes) {
+      console.warn("skipped: this machine has no PID namespace launcher to flush from");
+      return;
+    }
+    // A `sync` first on PATH that records its arguments; the command waits until it has run.
+    const bin = join(dir, "bin");
+    await mkdir(bin);
+    await writeFile(join(bin, "sync"), `#!/bin/sh\necho "$@" > '${dir}/synced'\n`);
+    await chmod(join(bin, "sync"), 0o755);
+    const waitForSync = (tries: number) =>
+      `for i in $(seq ${tries}); do [ -s '${dir}/synced' ] && exit 0; sleep 0.05; done; exit 1`;
+    const run = (tries: number, flushDir?: string) =>
+      runProcess({
+        ...contained.wrap("/bin/sh", ["-c", waitForSync(tries)], flushDir),
+        env: { PATH: `${bin}:/usr/bin:/bin` },
+        cwd: dir,
+        timeoutMs: 30_000,
+      });
+    const flushed = await run(200, "/some/cell");
+    expect(flushed.exitCode, flushed.stderr).toBe(0);
+    expect((await readFile(join(dir, "synced"), "utf8")).trim()).toBe("-f /some/cell");
+    await writeFile(join(dir, "synced"), "");
+    expect((await run(20)).exitCode).toBe(1); // no flush asked: nothing ran sync in a second
+  });
+});

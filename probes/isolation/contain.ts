@@ -13,8 +13,13 @@ export type ContainmentKind = "pidns" | "process-group";
 /** A way to launch a command so that it cannot outlive witness. */
 export interface Containment {
   kind: ContainmentKind;
-  /** Wraps `file args` (a PID namespace launcher); the process group needs no wrapper. */
-  wrap(file: string, args: readonly string[]): { file: string; args: string[] };
+  /** True when `wrap` can start the cell's flush itself (saving witness a process of its own). */
+  flushes: boolean;
+  /**
+   * Wraps `file args` (a PID namespace launcher); the process group needs no wrapper. With
+   * `flushDir`, and where `flushes`, the launcher starts `sync -f flushDir` beside the command.
+   */
+  wrap(file: string, args: readonly string[], flushDir?: string): { file: string; args: string[] };
 }
 
 const find = (name: string) =>
@@ -30,7 +35,8 @@ const find = (name: string) =>
 export function pidnsContainment(setpriv: string, unshare: string): Containment {
   return {
     kind: "pidns",
-    wrap: (file, args) => ({
+    flushes: true,
+    wrap: (file, args, flushDir) => ({
       file: setpriv,
       args: [
         "--pdeathsig",
@@ -44,6 +50,7 @@ export function pidnsContainment(setpriv: string, unshare: string): Containment 
         "--",
         "/bin/sh",
         join(ASSETS_DIR, "pid-init.sh"),
+        ...(flushDir === undefined ? [] : ["--sync-fs", flushDir]),
         file,
         ...args,
       ],
@@ -54,6 +61,7 @@ export function pidnsContainment(setpriv: string, unshare: string): Containment 
 /** The fallback: no wrapper; the exec seam runs the command in a group of its own. */
 export const PROCESS_GROUP: Containment = {
   kind: "process-group",
+  flushes: false,
   wrap: (file, args) => ({ file, args: [...args] }),
 };
 

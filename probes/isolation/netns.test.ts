@@ -12,6 +12,7 @@ import {
   type NetnsSlot,
   netnsTools,
   releaseWarmSlot,
+  slotPrepared,
   startSlot,
 } from "./netns.js";
 
@@ -158,6 +159,24 @@ describe.each(forwarders)("network isolation, %s forwarder", (forwarder) => {
       await Promise.all([a.stopped, b.stopped]);
       const after = await runProcess({ ...a.wrap("/bin/true", []), env: {}, cwd: "/" });
       expect(after.exitCode).not.toBe(0);
+    },
+  );
+});
+
+describe("the namespace prepared ahead", () => {
+  it.skipIf(tools === null)(
+    "is not started for a lone spawn, and is for each spawn from the second on",
+    async () => {
+      if (tools === null) throw new Error(reason);
+      await releaseWarmSlot();
+      const first = await acquireSlot(tools);
+      expect(slotPrepared()).toBe(false); // `witness probe`: nobody would use a next one
+      const second = await acquireSlot(tools);
+      expect(slotPrepared()).toBe(true);
+      await Promise.all([first.release(), second.release()]);
+      await releaseWarmSlot();
+      expect(slotPrepared()).toBe(false);
+      await Promise.all([first.stopped, second.stopped]);
     },
   );
 });

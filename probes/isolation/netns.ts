@@ -196,6 +196,9 @@ export function netnsTools(): Promise<NetnsTools | null> {
 let warm: Promise<NetnsSlot> | null = null;
 let idleTimer: NodeJS.Timeout | null = null;
 const IDLE_MS = 1000;
+// Spawns since the last releaseWarmSlot: a lone spawn (`witness probe`) prepares no next namespace
+// that nobody would use; from the second on, each prepares the next.
+let acquiredSinceRelease = 0;
 
 function prepare(tools: NetnsTools): Promise<NetnsSlot> {
   const slot = startSlot(tools);
@@ -203,11 +206,15 @@ function prepare(tools: NetnsTools): Promise<NetnsSlot> {
   return slot;
 }
 
-/** Takes a prepared namespace (or starts one) and prepares the next, for the following spawn. */
+/**
+ * Takes a prepared namespace (or starts one) and, from the second spawn since the last
+ * releaseWarmSlot on, prepares the next for the following spawn.
+ */
 export async function acquireSlot(tools: NetnsTools): Promise<NetnsSlot> {
   if (idleTimer !== null) clearTimeout(idleTimer);
   const taken = warm ?? prepare(tools);
-  warm = prepare(tools);
+  acquiredSinceRelease += 1;
+  warm = acquiredSinceRelease > 1 ? prepare(tools) : null;
   let slot: NetnsSlot;
   try {
     slot = await taken;
@@ -224,6 +231,11 @@ export async function acquireSlot(tools: NetnsTools): Promise<NetnsSlot> {
   };
 }
 
+/** Whether a namespace is prepared (or being prepared) for the next spawn. */
+export function slotPrepared(): boolean {
+  return warm !== null;
+}
+
 function scheduleIdleRelease(): void {
   if (idleTimer !== null) clearTimeout(idleTimer);
   idleTimer = setTimeout(() => void releaseWarmSlot(), IDLE_MS);
@@ -234,6 +246,7 @@ function scheduleIdleRelease(): void {
 export async function releaseWarmSlot(): Promise<void> {
   const pending = warm;
   warm = null;
+  acquiredSinceRelease = 0;
   if (idleTimer !== null) clearTimeout(idleTimer);
   if (pending === null) return;
   try {
