@@ -114,6 +114,9 @@ describe("a killed witness probe", () => {
     const { result, tmp, cell } = await killProbe("SIGKILL");
     expect(result.signal).toBe("SIGKILL");
     expect(await waitFor(() => running(token).length === 0, 5000)).toBe(true);
+    // The namespace's forwarder (its command line names its directory under this TMPDIR) ends
+    // too: its control connection closed with witness.
+    expect(await waitFor(() => running(tmp).length === 0, 5000)).toBe(true);
     // The cell stays (nothing runs after SIGKILL); `witness clean` removes it and says so.
     expect(existsSync(cell)).toBe(true);
     const clean = await runProcess({
