@@ -118,8 +118,22 @@ describe("managed configuration as a stated fact", () => {
     ]);
   });
 
-  it("is named for Claude Code, Codex, Gemini CLI and Qwen Code", () => {
-    for (const name of ["claude-code", "codex", "gemini", "qwen"] as const)
+  it("is named for Claude Code, Codex and Qwen Code", () => {
+    for (const name of ["claude-code", "codex", "qwen"] as const)
       expect(driverFor(name).managedFiles?.length ?? 0, name).toBeGreaterThan(0);
+  });
+
+  it("is none for Gemini CLI, whose system defaults sit beside the system settings the cell moves", () => {
+    expect(driverFor("gemini").managedFiles).toEqual([]);
+    const cell = { root: "/tmp/cell" } as Parameters<
+      ReturnType<typeof driverFor>["launch"]
+    >[0]["cell"];
+    const { env } = driverFor("gemini").launch({
+      argv: [],
+      baseUrl: "http://x",
+      version: "0.61.0",
+      cell,
+    });
+    expect(env.GEMINI_CLI_SYSTEM_SETTINGS_PATH).toBe("/tmp/cell/gemini-system-settings.json");
   });
 });

@@ -94,8 +94,10 @@ export const geminiDriver: ProbeDriver = {
     const exit = statedExitCode(result.text);
     return exit === null || exit === 0 ? "ran" : "error";
   },
-  // System settings are pointed into the cell (GEMINI_CLI_SYSTEM_SETTINGS_PATH); these are not.
-  managedFiles: ["/etc/gemini-cli/system-defaults.json"],
+  // None reach a cell: 0.59.0 and 0.61.0 read system-defaults.json from the directory of
+  // GEMINI_CLI_SYSTEM_SETTINGS_PATH (their getSystemDefaultsPath), which launch points into the cell
+  // with the system settings, so /etc/gemini-cli is never read.
+  managedFiles: [],
   instructionFiles: [
     { at: "workspace", path: "GEMINI.md", when: "trusted folder: from the cwd up to the git root" },
     { at: "workspace", path: "AGENTS.md", when: "only when context.fileName names it" },
