@@ -92,4 +92,23 @@ describe("the observation summary", () => {
       '  /s.jsonl:4: unknown record type "x" (keys: type)',
     ]);
   });
+
+  it("says when a managed file existed, and whether the CLI saw it masked", () => {
+    const managedFiles = [
+      { path: "/etc/claude-code/CLAUDE.md", present: true },
+      { path: "/etc/claude-code/managed-mcp.json", present: false },
+    ];
+    expect(summarizeObservation(base)).not.toContain("managed");
+    expect(summarizeObservation({ ...base, managedFiles: [managedFiles[1]!] })).not.toContain(
+      "managed",
+    );
+    expect(summarizeObservation({ ...base, managedFiles })).toContain(
+      "managed configuration PRESENT: /etc/claude-code/CLAUDE.md",
+    );
+    expect(
+      summarizeObservation({ ...base, managedFiles, managedMasked: ["/etc/claude-code"] }),
+    ).toContain(
+      "managed configuration present, masked: /etc/claude-code/CLAUDE.md (the CLI saw /etc/claude-code empty)",
+    );
+  });
 });

@@ -38,6 +38,14 @@ export function summarizeObservation(o: Observation): string {
   if (side.length > 0) lines.push(`side requests: ${side.join(", ")}`);
   const helpers = o.helperCalls.map((h) => `${h.kind} ×${h.count}`);
   if (helpers.length > 0) lines.push(`helper calls (answered with text): ${helpers.join(", ")}`);
+  // A managed file on the machine reaches the CLI whatever the cell does: said whenever one exists.
+  const managed = (o.managedFiles ?? []).filter((f) => f.present).map((f) => f.path);
+  if (managed.length > 0)
+    lines.push(
+      o.managedMasked !== undefined && o.managedMasked.length > 0
+        ? `managed configuration present, masked: ${managed.join(", ")} (the CLI saw ${o.managedMasked.join(", ")} empty)`
+        : `managed configuration PRESENT: ${managed.join(", ")}`,
+    );
   const drift = o.transcriptWarnings ?? [];
   if (drift.length > 0) lines.push("transcript warnings:", ...drift.map((w) => `  ${w}`));
   if (o.faults.length > 0) lines.push("faults:", ...o.faults.map((f) => `  ${f}`));
