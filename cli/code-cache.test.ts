@@ -97,6 +97,16 @@ describe("the built CLI's code cache", () => {
     expect(left.filter((f) => f.endsWith("-drift.bin"))).toHaveLength(1);
   });
 
+  it("writes nothing for a start that only printed help or the version", async () => {
+    const cache = join(dir, "cache");
+    await mkdir(cache);
+    for (const args of [["drift", "--help"], ["--version"]]) {
+      const r = await run({ WITNESS_CACHE: cache }, args);
+      expect(r.exitCode).toBe(0);
+    }
+    expect(await readdir(cache)).toEqual([]);
+  });
+
   it("writes nothing into a fresh HOME, nor for a mistyped command", async () => {
     const home = join(dir, "home");
     await mkdir(home);

@@ -79,6 +79,14 @@ function writeCache(file: string, bundleId: string, script: vm.Script): void {
   }
 }
 
+// The file is written once per bundle, so by a start that ran the command's own code: not one
+// that only printed help or the version, nor one that stopped at a usage or input error (exit 2,
+// so a mistyped word gets no file) or an internal one. A gate that fails (exit 1) ran it all.
+function worthKeeping(argv: readonly string[], code: number): boolean {
+  if (code !== 0 && code !== 1) return false;
+  return !argv.some((a) => a === "--help" || a === "--version");
+}
+
 /** Compiles and runs the bundle as a CommonJS module, with the code cache kept in `file`. */
 export function startBundle(start: BundleStart, file: string): void {
   const cachedData = readCache(file);
@@ -89,9 +97,8 @@ export function startBundle(start: BundleStart, file: string): void {
   });
   const id = start.bundleId;
   if (id !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
-    // Exit 2 is a usage or input error: a mistyped command word gets no file of its own.
     process.once("exit", (code) => {
-      if (code !== 2) writeCache(file, id, script);
+      if (worthKeeping(start.argv, code)) writeCache(file, id, script);
     });
   }
   const wrapper = script.runInThisContext() as (
