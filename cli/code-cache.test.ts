@@ -31,15 +31,17 @@ describe("codeCacheFile", () => {
         `0123456789abcdef-node${process.versions.node}-${process.arch}-adr.bin`,
       ),
     );
-    expect(codeCacheFile(start({ WITNESS_CACHE: dir }, ["--version"]))).toMatch(/-none\.bin$/);
+    expect(codeCacheFile(start({ WITNESS_CACHE: dir }, ["--json"]))).toMatch(/-none\.bin$/);
     expect(codeCacheFile(start({ WITNESS_CACHE: dir }, ["../x"]))).toMatch(/-none\.bin$/);
   });
 
-  it("gives none without a bundle id, with the variable set, or without a cache directory", () => {
+  it("gives none without a bundle id, with the variable set, for help, or without a cache directory", () => {
     expect(codeCacheFile({ ...start({ WITNESS_CACHE: dir }), bundleId: undefined })).toBeNull();
     expect(codeCacheFile(start({ WITNESS_CACHE: dir, [NO_CODE_CACHE_VAR]: "1" }))).toBeNull();
     expect(codeCacheFile(start({ WITNESS_CACHE: join(dir, "missing") }))).toBeNull();
     expect(codeCacheFile(start({ HOME: dir }))).toBeNull(); // no ~/.cache/witness in it
+    expect(codeCacheFile(start({ WITNESS_CACHE: dir }, ["adr", "check", "--help"]))).toBeNull();
+    expect(codeCacheFile(start({ WITNESS_CACHE: dir }, ["--version"]))).toBeNull();
   });
 });
 

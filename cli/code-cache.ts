@@ -32,11 +32,13 @@ export interface BundleStart {
 
 /**
  * The cache file for this start, or null when there may be none: no bundle id, the variable set,
- * or no cache directory yet (the code cache never creates one, so a fresh HOME, such as a probe
+ * `--help` or `--version`, or no cache directory yet (the code cache never creates one, so a fresh HOME, such as a probe
  * cell's, gets no files).
  */
 export function codeCacheFile(start: BundleStart): string | null {
   if (start.bundleId === undefined || start.env[NO_CODE_CACHE_VAR] !== undefined) return null;
+  // Help and the version run none of a command's code: the ES module bundle starts them faster.
+  if (start.argv.some((a) => a === "--help" || a === "--version")) return null;
   const root = defaultCacheDir(start.env);
   try {
     if (!statSync(root).isDirectory()) return null;
@@ -80,11 +82,10 @@ function writeCache(file: string, bundleId: string, script: vm.Script): void {
 }
 
 // The file is written once per bundle, so by a start that ran the command's own code: not one
-// that only printed help or the version, nor one that stopped at a usage or input error (exit 2,
-// so a mistyped word gets no file) or an internal one. A gate that fails (exit 1) ran it all.
-function worthKeeping(argv: readonly string[], code: number): boolean {
-  if (code !== 0 && code !== 1) return false;
-  return !argv.some((a) => a === "--help" || a === "--version");
+// that stopped at a usage or input error (exit 2, so a mistyped word gets no file) or an internal
+// one. A gate that fails (exit 1) ran it all.
+function worthKeeping(code: number): boolean {
+  return code === 0 || code === 1;
 }
 
 /** Compiles and runs the bundle as a CommonJS module, with the code cache kept in `file`. */
@@ -98,7 +99,7 @@ export function startBundle(start: BundleStart, file: string): void {
   const id = start.bundleId;
   if (id !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
     process.once("exit", (code) => {
-      if (worthKeeping(start.argv, code)) writeCache(file, id, script);
+      if (worthKeeping(code)) writeCache(file, id, script);
     });
   }
   const wrapper = script.runInThisContext() as (
