@@ -45,7 +45,8 @@ function forwarderArgs(
   const rest = [String(paths.port), paths.socketPath, paths.controlPath];
   if (kind === "node") return [process.execPath, "-e", FORWARDER_SOURCE, ...rest];
   if (tools.socat === null) throw new InternalError("netns: the socat forwarder needs socat");
-  return ["/bin/sh", join(ASSETS_DIR, "socat-forwarder.sh"), tools.socat, ...rest];
+  const hex = paths.port.toString(16).toUpperCase().padStart(4, "0");
+  return ["/bin/sh", join(ASSETS_DIR, "socat-forwarder.sh"), tools.socat, ...rest, hex];
 }
 
 /** One prepared namespace: a forwarder on 127.0.0.1:`port` inside, piping to `socketPath`. */

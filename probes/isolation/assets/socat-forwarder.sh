@@ -4,13 +4,14 @@
 # namespaces). Once listening it reports "ready <pid>" on the control socket, and it exits, with
 # its listener, as soon as witness closes that connection (or dies). Run by netns-slot.sh, after
 # loopback is up, as the namespace's first process.
-# Usage: socat-forwarder.sh <socat> <port> <server-socket> <control-socket>
+# Usage: socat-forwarder.sh <socat> <port> <server-socket> <control-socket> <port in hex, 4 digits>
 set -eu
-socat=$1 port=$2 server=$3 control=$4
+socat=$1 port=$2 server=$3 control=$4 hex=$5
 "$socat" TCP-LISTEN:"$port",bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:"$server" &
 listener=$!
-# Listening yet? This namespace's /proc/net/tcp, read with shell built-ins only (no process per try).
-local_address=$(printf '0100007F:%04X' "$port")
+# Listening yet? This namespace's /proc/net/tcp, read with shell built-ins only (no process per try;
+# the hex port comes as an argument, which spares the fork of a command substitution).
+local_address="0100007F:$hex"
 listening() {
   while read -r _ address _ state _; do
     if [ "$address" = "$local_address" ] && [ "$state" = 0A ]; then return 0; fi
