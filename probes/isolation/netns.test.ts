@@ -189,6 +189,21 @@ describe("the forwarder's fallback", () => {
   });
 
   it.skipIf(tools === null)(
+    "falls back to the node forwarder when socat fails to start",
+    async () => {
+      if (tools === null) throw new Error(reason);
+      await releaseWarmSlot();
+      const slot = await acquireSlot({ ...tools, socat: "/bin/false" });
+      expect(slot.forwarder).toBe("node");
+      const entered = await runProcess({ ...slot.wrap("/bin/true", []), env: {}, cwd: "/" });
+      expect(entered.exitCode).toBe(0);
+      await slot.release();
+      await releaseWarmSlot();
+      await slot.stopped;
+    },
+  );
+
+  it.skipIf(tools === null)(
     "starts a working node forwarder on a machine without socat",
     async () => {
       if (tools === null) throw new Error(reason);

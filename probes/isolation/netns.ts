@@ -220,7 +220,9 @@ export async function acquireSlot(tools: NetnsTools): Promise<NetnsSlot> {
   try {
     slot = await taken;
   } catch {
-    slot = await startSlot(tools); // the warm one failed; one cold retry, errors go to the caller
+    // The prepared one failed: one cold retry, on the node forwarder (a socat that cannot forward
+    // here must not cost the spawn); its errors go to the caller.
+    slot = await startSlot(tools, "node");
   }
   return {
     ...slot,
