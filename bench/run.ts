@@ -45,6 +45,18 @@ function previousSections(text: string): Map<string, string> {
   return found;
 }
 
+// Written after every bench, so one that fails loses only its own section.
+async function writeDoc(): Promise<void> {
+  const body = [...sections.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, text]) => `${start(name)}\n${text}\n${end(name)}`)
+    .join("\n\n");
+  const doc = `# Benchmarks\n\nWritten by \`npm run bench\` (bench/run.ts); each section names the machine it ran on.\n\n${body}\n`;
+  // Formatted as `npm run lint` expects, so a bench run never breaks the lint step.
+  await writeFileAtomic(OUT, await format(doc, { parser: "markdown" }));
+  process.stderr.write(`bench: wrote ${OUT}\n`);
+}
+
 const wanted = process.argv.slice(2);
 const files = (await readdir(BENCH_DIR)).filter((f) => f.endsWith(".bench.ts")).sort();
 const sections = existsSync(OUT)
@@ -56,13 +68,5 @@ for (const file of files) {
   process.stderr.write(`bench: ${name}\n`);
   const mod = (await import(pathToFileURL(join(BENCH_DIR, file)).href)) as BenchModule;
   sections.set(name, `${(await mod.default()).trim()}\n\n${machine()}`);
+  await writeDoc();
 }
-
-const body = [...sections.entries()]
-  .sort(([a], [b]) => a.localeCompare(b))
-  .map(([name, text]) => `${start(name)}\n${text}\n${end(name)}`)
-  .join("\n\n");
-const doc = `# Benchmarks\n\nWritten by \`npm run bench\` (bench/run.ts); each section names the machine it ran on.\n\n${body}\n`;
-// Formatted as `npm run lint` expects, so a bench run never breaks the lint step.
-await writeFileAtomic(OUT, await format(doc, { parser: "markdown" }));
-process.stderr.write(`bench: wrote ${OUT}\n`);
