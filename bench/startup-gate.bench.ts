@@ -1,6 +1,6 @@
 // What a `witness` process costs before its first spawn, against `node -e 0`, and the ADR gate's
 // time as records accumulate (a synthetic repository of 10 and 1,000 records built here).
-import { copyFile, readdir } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
 
@@ -34,15 +34,20 @@ interface FirstSpawn {
   wallMs: number;
 }
 
+// The preload stops a process where it would spawn, after `witness probe` made its cell, so the
+// cell is never removed: every measured start gets this directory as its TMPDIR, removed at the end.
+let scratch: string | undefined;
+
 async function untilFirstSpawn(
   args: readonly string[],
   cwd: string,
   set: Record<string, string> = {},
 ): Promise<FirstSpawn> {
+  scratch ??= await mkdtemp(join(os.tmpdir(), "witness-bench-startup-"));
   const r = await runProcess({
     file: process.execPath,
     args: ["--require", PRELOAD, ...args],
-    env: buildChildEnv({ parent: process.env, set }),
+    env: buildChildEnv({ parent: process.env, set: { TMPDIR: scratch, ...set } }),
     cwd,
     timeoutMs: 60_000,
   });
@@ -160,7 +165,12 @@ async function gateRows(): Promise<string[]> {
 /** Runs both measurements and returns the Markdown section. */
 export default async function benchStartupGate(): Promise<string> {
   const load = os.loadavg()[0] ?? NaN;
-  const startup = await startupRows();
+  let startup: string[];
+  try {
+    startup = await startupRows();
+  } finally {
+    if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+  }
   const gate = await gateRows();
   return [
     "## startup-gate: a witness process before its first spawn; the ADR gate at 1,000 records",
