@@ -217,15 +217,20 @@ export function cellSentinels(
   return names.map((name) => ({ name, path: cellSentinelPath(cell, name) }));
 }
 
+// A CLI's children may still be writing into the cell for a moment after the CLI exits (the PID
+// namespace kills them as it closes): ENOTEMPTY and EBUSY are retried, with a linear back-off,
+// instead of leaving a half-removed cell behind.
+const REMOVAL = { recursive: true, force: true, maxRetries: 8, retryDelay: 25 } as const;
+
 /** Removes a cell and everything the CLI wrote into it. */
 export async function removeCell(cell: Cell): Promise<void> {
-  await rm(cell.root, { recursive: true, force: true });
+  await rm(cell.root, REMOVAL);
 }
 
 // Cells being removed off the caller's path; an exiting process finishes the job synchronously.
 const removing = new Map<string, Promise<void>>();
 process.on("exit", () => {
-  for (const root of removing.keys()) rmSync(root, { recursive: true, force: true });
+  for (const root of removing.keys()) rmSync(root, REMOVAL);
 });
 
 /** Starts removing a cell without making the caller wait (the observation is already taken). */
