@@ -1,6 +1,6 @@
 // The probe cell: a throwaway root per spawn with its own HOME, TMPDIR, git workspace and files.
-import { rmSync } from "node:fs";
-import { mkdir, realpath, rm, writeFile } from "node:fs/promises";
+import { readdirSync, rmSync } from "node:fs";
+import { mkdir, readdir, realpath, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 
 import { runProcess } from "../../core/exec.js";
@@ -10,7 +10,7 @@ import { fixtureSchema, plantedMarkerNames, WORKSPACE_SENTINEL_DIR } from "../co
 import { cellLayout } from "../contracts/fixture-paths.js";
 import { type PathRoot, resolvePaths, WITNESS_CLI } from "../contracts/placeholders.js";
 import type { CellPaths } from "../drivers/driver.js";
-import { makeOwnedTempDir } from "../leftovers.js";
+import { makeOwnedTempDir, OWNER_FILE } from "../leftovers.js";
 import { commitAll, makeWorkspaceSentinelDir, primaryRepo, worktreeRepo } from "./git-steps.js";
 import { markerValue, plantMarkers, sentinelPath } from "./markers.js";
 
@@ -222,15 +222,33 @@ export function cellSentinels(
 // instead of leaving a half-removed cell behind.
 const REMOVAL = { recursive: true, force: true, maxRetries: 8, retryDelay: 25 } as const;
 
-/** Removes a cell and everything the CLI wrote into it. */
+/**
+ * Removes a cell and everything the CLI wrote into it. The owner file goes last: a process killed
+ * midway leaves a cell that `witness clean` still knows as its own, not one it must keep.
+ */
 export async function removeCell(cell: Cell): Promise<void> {
+  const entries = await readdir(cell.root).catch(() => []);
+  await Promise.all(
+    entries.filter((e) => e !== OWNER_FILE).map((e) => rm(join(cell.root, e), REMOVAL)),
+  );
   await rm(cell.root, REMOVAL);
+}
+
+function removeCellSync(root: string): void {
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(root);
+  } catch {
+    // already gone
+  }
+  for (const e of entries) if (e !== OWNER_FILE) rmSync(join(root, e), REMOVAL);
+  rmSync(root, REMOVAL);
 }
 
 // Cells being removed off the caller's path; an exiting process finishes the job synchronously.
 const removing = new Map<string, Promise<void>>();
 process.on("exit", () => {
-  for (const root of removing.keys()) rmSync(root, REMOVAL);
+  for (const root of removing.keys()) removeCellSync(root);
 });
 
 /** Starts removing a cell without making the caller wait (the observation is already taken). */
