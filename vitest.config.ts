@@ -23,6 +23,7 @@ export default defineConfig({
         test: {
           name: "live",
           include: ["**/*.live.test.ts"],
+          setupFiles: ["test/support/cells-removed.ts"],
           exclude: ["node_modules/**", "dist/**"],
         },
       },
