@@ -38,6 +38,7 @@ import { ensureCli } from "../probes/vendor-cache.js";
 import { BUILT_CLI, builtCli } from "../test/support/built-cli.js";
 import { ARGV, bareRunners, fixture, script } from "./probe.bench.js";
 import { describeProcess, helperProcesses, parseProcessTree } from "./process-tree.js";
+import { underBash } from "./under-bash.js";
 
 const N = Number(process.env.WITNESS_BENCH_RUNS ?? 20);
 const E2E = Math.max(2, Math.round(N / 2));
@@ -289,37 +290,19 @@ interface WholeCpu {
   exit: number;
 }
 
-const seconds = (text: string) => {
-  const m = /^(\d+)m([\d.]+)s$/.exec(text);
-  return m === null ? NaN : (Number(m[1]) * 60 + Number(m[2])) * 1000;
-};
-
 async function wholeCpu(
   file: string,
   args: readonly string[],
   env: Record<string, string>,
   cwd: string,
 ): Promise<WholeCpu> {
-  const r = await runProcess({
-    file: "/bin/bash",
-    args: ["-c", '"$@" >/dev/null; rc=$?; times; exit $rc', "bench", file, ...args],
-    env,
-    cwd,
-    timeoutMs: 120_000,
-  });
-  if (r.exitCode !== 0)
-    throw new Error(`${file} ${args.join(" ")}: exit ${r.exitCode}: ${r.stderr}`);
-  const children = r.stdout.trim().split("\n").at(-1)?.split(/\s+/) ?? [];
+  const r = await underBash(file, args, env, cwd, { timeoutMs: 120_000 });
   const line = /witness-cpu (.*)/.exec(r.stderr)?.[1];
   const own =
     line === undefined
       ? null
       : (JSON.parse(line) as { firstSpawnMs: number | null; exitMs: number });
-  return {
-    total: seconds(children[0] ?? "") + seconds(children[1] ?? ""),
-    firstSpawn: own?.firstSpawnMs ?? NaN,
-    exit: own?.exitMs ?? NaN,
-  };
+  return { total: r.cpuMs, firstSpawn: own?.firstSpawnMs ?? NaN, exit: own?.exitMs ?? NaN };
 }
 
 const median = (xs: readonly number[]) => {

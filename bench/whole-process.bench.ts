@@ -5,12 +5,12 @@ import os from "node:os";
 import { join } from "node:path";
 
 import { buildChildEnv } from "../core/child-env.js";
-import { runProcess } from "../core/exec.js";
 import { PINNED } from "../probes/contracts/pinned.js";
 import type { ProbeCliName } from "../probes/contracts/probe-spec.js";
 import { ensureCli } from "../probes/vendor-cache.js";
 import { BUILT_CLI, builtCli, WITNESS_ROOT } from "../test/support/built-cli.js";
 import { ARGV, bareRunners, fixture, script } from "./probe.bench.js";
+import { underBash } from "./under-bash.js";
 
 // WITNESS_BENCH_RUNS shrinks a trial run of the bench itself; WITNESS_BENCH_RUN_ALL=0 leaves out
 // the `witness run --all` rows (they need every protocol's CLI version in the vendor cache).
@@ -31,13 +31,7 @@ interface Timed {
   cpuMs: number;
 }
 
-const seconds = (text: string) => {
-  const m = /^(\d+)m([\d.]+)s$/.exec(text);
-  return m === null ? NaN : (Number(m[1]) * 60 + Number(m[2])) * 1000;
-};
-
-// One process under bash, which prints its children's rusage afterwards: the CPU of the command
-// and of everything it started (a CLI's helpers, witness's git, forwarder and namespace tools).
+// One process under bash: wall time and the CPU of it and everything it started.
 async function timed(
   file: string,
   args: readonly string[],
@@ -45,19 +39,8 @@ async function timed(
   cwd: string,
   okExits: readonly number[] = [0],
 ): Promise<Timed> {
-  const started = performance.now();
-  const r = await runProcess({
-    file: "/bin/bash",
-    args: ["-c", '"$@" >/dev/null; rc=$?; times; exit $rc', "bench", file, ...args],
-    env,
-    cwd,
-    timeoutMs: 600_000,
-  });
-  const wallMs = performance.now() - started;
-  if (r.exitCode === null || !okExits.includes(r.exitCode))
-    throw new Error(`${file} ${args.join(" ")} exited ${r.exitCode}: ${r.stderr}`);
-  const children = r.stdout.trim().split("\n").at(-1)?.split(/\s+/) ?? [];
-  return { wallMs, cpuMs: seconds(children[0] ?? "") + seconds(children[1] ?? "") };
+  const { wallMs, cpuMs } = await underBash(file, args, env, cwd, { okExits });
+  return { wallMs, cpuMs };
 }
 
 interface Pair {
