@@ -1,5 +1,5 @@
 // Cost of a probe (runProbe: cell, git, fake server, netns, observation) over the bare CLI run by hand.
-import { cp, rm } from "node:fs/promises";
+import { cp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
 
@@ -50,6 +50,15 @@ export const ARGV: Record<ProbeCliName, string[]> = {
  * "fresh HOME" starts each run from a copy of the cell's initial HOME, as every probe does (a CLI's
  * first run in a new HOME does set-up work of its own); "warm HOME" reuses one HOME throughout.
  */
+/** Writes the bench's fixture and script where `witness probe --fixture/--script` reads them. */
+export async function writeProbeInputs(dir: string): Promise<{ fx: string; sc: string }> {
+  const fx = join(dir, "fixture.json");
+  const sc = join(dir, "script.json");
+  await writeFile(fx, JSON.stringify(fixture));
+  await writeFile(sc, JSON.stringify(script));
+  return { fx, sc };
+}
+
 export async function bareRunners(name: ProbeCliName, bin: string) {
   const baseEnv = buildChildEnv({ parent: process.env });
   const driver = driverFor(name);

@@ -36,7 +36,7 @@ import { observe } from "../probes/observe/observe.js";
 import { runProbe } from "../probes/run-probe.js";
 import { ensureCli } from "../probes/vendor-cache.js";
 import { BUILT_CLI, builtCli } from "../test/support/built-cli.js";
-import { ARGV, bareRunners, fixture, script } from "./probe.bench.js";
+import { ARGV, bareRunners, fixture, script, writeProbeInputs } from "./probe.bench.js";
 import { describeProcess, helperProcesses, parseProcessTree } from "./process-tree.js";
 import { underBash } from "./under-bash.js";
 
@@ -315,10 +315,7 @@ const median = (xs: readonly number[]) => {
 async function wholeRow(name: ProbeCliName, dir: string): Promise<string> {
   const { bin } = await ensureCli(PINNED[name]);
   const bare = await bareRunners(name, bin);
-  const fx = join(dir, "fixture.json");
-  const sc = join(dir, "script.json");
-  await writeFile(fx, JSON.stringify(fixture));
-  await writeFile(sc, JSON.stringify(script));
+  const { fx, sc } = await writeProbeInputs(dir);
   const env = buildChildEnv({ parent: process.env });
   const probeArgs = [
     "--require",

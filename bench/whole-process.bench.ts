@@ -1,6 +1,6 @@
 // What a user pays, as whole processes: `witness probe` against the bare CLI per CLI, and
 // `witness run --all` against the CPU-bound ideal (the CLIs' own CPU ÷ cores).
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
 
@@ -9,7 +9,7 @@ import { PINNED } from "../probes/contracts/pinned.js";
 import type { ProbeCliName } from "../probes/contracts/probe-spec.js";
 import { ensureCli } from "../probes/vendor-cache.js";
 import { BUILT_CLI, builtCli, WITNESS_ROOT } from "../test/support/built-cli.js";
-import { ARGV, bareRunners, fixture, script } from "./probe.bench.js";
+import { ARGV, bareRunners, writeProbeInputs } from "./probe.bench.js";
 import { underBash } from "./under-bash.js";
 
 // WITNESS_BENCH_RUNS shrinks a trial run of the bench itself; WITNESS_BENCH_RUN_ALL=0 leaves out
@@ -52,10 +52,7 @@ interface Pair {
 async function pairFor(name: ProbeCliName, dir: string): Promise<Pair> {
   const { bin } = await ensureCli(PINNED[name]);
   const bare = await bareRunners(name, bin);
-  const fx = join(dir, "fixture.json");
-  const sc = join(dir, "script.json");
-  await writeFile(fx, JSON.stringify(fixture));
-  await writeFile(sc, JSON.stringify(script));
+  const { fx, sc } = await writeProbeInputs(dir);
   const { version } = PINNED[name];
   const probeArgs = [BUILT_CLI, "probe", "--cli", `${name}@${version}`, "--fixture", fx];
   return {

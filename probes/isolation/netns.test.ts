@@ -42,6 +42,25 @@ fetch("http://127.0.0.1:" + process.argv[1] + "/v1/echo", { method: "POST", body
   .then(async (r) => console.log(JSON.stringify({ status: r.status, back: (await r.text()).length })), (e) => console.log(JSON.stringify({ error: String(e) })));
 `;
 
+// Runs INSIDE in the slot's namespace against a fake server that answers 404 on the slot's socket.
+async function pingInside(slot: NetnsSlot) {
+  const server = await startFakeServer(
+    () => ({ kind: "json", status: 404, body: {}, answer: "not-found" }),
+    { socketPath: slot.socketPath },
+  );
+  try {
+    const result = await runProcess({
+      ...slot.wrap(process.execPath, ["-e", INSIDE, String(slot.port)]),
+      env: buildChildEnv({ parent: process.env }),
+      cwd: tmpdir(),
+      timeoutMs: 20_000,
+    });
+    return { ...result, paths: server.requests.map((r) => r.path) };
+  } finally {
+    await server.close();
+  }
+}
+
 describe.each(forwarders)("network isolation, %s forwarder", (forwarder) => {
   it.skipIf(tools === null)(
     "carries a large request in and a large reply out, byte for byte",
@@ -83,23 +102,12 @@ describe.each(forwarders)("network isolation, %s forwarder", (forwarder) => {
     async () => {
       if (tools === null) throw new Error(reason);
       const slot = await startSlot(tools, forwarder);
-      const server = await startFakeServer(
-        () => ({ kind: "json", status: 404, body: {}, answer: "not-found" }),
-        { socketPath: slot.socketPath },
-      );
       try {
-        const launch = slot.wrap(process.execPath, ["-e", INSIDE, String(slot.port)]);
-        const result = await runProcess({
-          ...launch,
-          env: buildChildEnv({ parent: process.env }),
-          cwd: tmpdir(),
-          timeoutMs: 20_000,
-        });
-        expect(result.stderr).toBe("");
-        expect(JSON.parse(result.stdout)).toEqual({ up: ["lo"], status: 404 });
-        expect(server.requests.map((r) => r.path)).toEqual(["/v1/ping"]);
+        const { stdout, stderr, paths } = await pingInside(slot);
+        expect(stderr).toBe("");
+        expect(JSON.parse(stdout)).toEqual({ up: ["lo"], status: 404 });
+        expect(paths).toEqual(["/v1/ping"]);
       } finally {
-        await server.close();
         await slot.release();
       }
     },
@@ -209,21 +217,9 @@ describe("the forwarder's fallback", () => {
       if (tools === null) throw new Error(reason);
       const slot = await startSlot({ ...tools, socat: null });
       expect(slot.forwarder).toBe("node");
-      const server = await startFakeServer(
-        () => ({ kind: "json", status: 404, body: {}, answer: "not-found" }),
-        { socketPath: slot.socketPath },
-      );
       try {
-        const launch = slot.wrap(process.execPath, ["-e", INSIDE, String(slot.port)]);
-        const result = await runProcess({
-          ...launch,
-          env: buildChildEnv({ parent: process.env }),
-          cwd: tmpdir(),
-          timeoutMs: 20_000,
-        });
-        expect(JSON.parse(result.stdout)).toEqual({ up: ["lo"], status: 404 });
+        expect(JSON.parse((await pingInside(slot)).stdout)).toEqual({ up: ["lo"], status: 404 });
       } finally {
-        await server.close();
         await slot.release();
       }
     },
