@@ -18,6 +18,7 @@ import { startFakeServer } from "../probes/fake/server.js";
 import { netnsTools, releaseWarmSlot } from "../probes/isolation/netns.js";
 import { runProbe } from "../probes/run-probe.js";
 import { ensureCli } from "../probes/vendor-cache.js";
+import { median } from "./median.js";
 
 const ROUNDS = 5;
 const PER_ROUND = 3;
@@ -120,14 +121,6 @@ function probeTask(name: ProbeCliName, noNetns: boolean) {
       throw new Error(`probe ${name}: ${o.faults.join("; ")}`);
   };
 }
-
-const median = (xs: readonly number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] ?? NaN)
-    : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
-};
 
 /** Runs the benchmark for Claude Code and Codex and returns its Markdown section. */
 export default function benchProbe(): Promise<string> {

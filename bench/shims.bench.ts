@@ -8,17 +8,11 @@ import { Bench } from "tinybench";
 import { runProcess } from "../core/exec.js";
 import { findExecutable } from "../shims/find-executable.js";
 import { installShims } from "../shims/install.js";
+import { median } from "./median.js";
 
 const CALLS = 20;
 const ROUNDS = 5;
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] ?? NaN)
-    : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
-}
 // One sample = CALLS calls from one sh loop, so Node's spawn cost is paid once per sample, not per call.
 const LOOP = `i=0
 while [ $i -lt ${CALLS} ]; do

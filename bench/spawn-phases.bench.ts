@@ -36,6 +36,7 @@ import { observe } from "../probes/observe/observe.js";
 import { runProbe } from "../probes/run-probe.js";
 import { ensureCli } from "../probes/vendor-cache.js";
 import { BUILT_CLI, builtCli } from "../test/support/built-cli.js";
+import { median } from "./median.js";
 import { ARGV, bareRunners, fixture, script, writeProbeInputs } from "./probe.bench.js";
 import { describeProcess, helperProcesses, parseProcessTree } from "./process-tree.js";
 import { underBash } from "./under-bash.js";
@@ -304,12 +305,6 @@ async function wholeCpu(
       : (JSON.parse(line) as { firstSpawnMs: number | null; exitMs: number });
   return { total: r.cpuMs, firstSpawn: own?.firstSpawnMs ?? NaN, exit: own?.exitMs ?? NaN };
 }
-
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
-};
 
 // `witness probe` as a whole process, alternating with the bare CLI and with `node -e 0`.
 async function wholeRow(name: ProbeCliName, dir: string): Promise<string> {

@@ -15,18 +15,13 @@ import { PINNED } from "../probes/contracts/pinned.js";
 import { BUILT_CLI, builtCli, WITNESS_ROOT } from "../test/support/built-cli.js";
 import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
 import { commit, put, tempGitRepo } from "../test/support/witness-repo.js";
+import { median } from "./median.js";
 
 const PRELOAD = join(import.meta.dirname, "fixtures", "exit-at-first-spawn.cjs");
 // WITNESS_BENCH_RUNS shrinks a trial run of the bench itself.
 const RUNS = Number(process.env.WITNESS_BENCH_RUNS ?? 15);
 const GATE_RUNS = Math.min(5, RUNS);
 const GATE_SIZES = [10, 1000];
-
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
-};
 
 interface FirstSpawn {
   what: string;

@@ -12,6 +12,7 @@ import {
   latestClaudePermissionMode,
   latestCodexTurnContext,
 } from "../transcripts/latest-policy.js";
+import { median } from "./median.js";
 import { claudeSynthetic, codexSynthetic, type Synthetic } from "./synthetic-transcripts.js";
 import { CHILD_SOURCE, type ChildReader } from "./transcript-child.js";
 
@@ -23,14 +24,6 @@ interface ChildResult {
   ms: number;
   found: unknown;
   maxRssKb: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] ?? NaN)
-    : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 }
 
 /** One reader over one file in a fresh `node`, through the one exec seam. */

@@ -9,6 +9,7 @@ import { PINNED } from "../probes/contracts/pinned.js";
 import type { ProbeCliName } from "../probes/contracts/probe-spec.js";
 import { ensureCli } from "../probes/vendor-cache.js";
 import { BUILT_CLI, builtCli, WITNESS_ROOT } from "../test/support/built-cli.js";
+import { median } from "./median.js";
 import { ARGV, bareRunners, writeProbeInputs } from "./probe.bench.js";
 import { underBash } from "./under-bash.js";
 
@@ -18,12 +19,6 @@ const ROUNDS = Number(process.env.WITNESS_BENCH_RUNS ?? 5);
 const PER_ROUND = 2;
 const RUN_ALL_ROUNDS = Math.min(3, ROUNDS);
 const NAMES: ProbeCliName[] = ["claude-code", "codex"];
-
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
-};
 
 interface Timed {
   wallMs: number;
