@@ -5,11 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { UsageError } from "../core/errors.js";
 import { compareVersions } from "../core/version-order.js";
-import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { marker, observation, protocolText } from "../test/support/observations.js";
-import { commit, put, putAdr, tempGitRepo } from "../test/support/witness-repo.js";
+import { registeredRepo } from "../test/support/witness-repo.js";
 import { bisect } from "./bisect.js";
 
 const REL = "docs/prereg/0001-demo.yaml";
@@ -25,11 +24,7 @@ const PUBLISHED = [
 ];
 let repo: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
-  repo = await tempGitRepo();
-  await putAdr(repo.dir);
-  await put(repo.dir, REL, protocolText());
-  await commit(repo.dir, "register 0001");
-  await lockProtocol(REL, { cwd: repo.dir });
+  repo = await registeredRepo(REL, protocolText());
 });
 afterEach(() => repo.cleanup());
 

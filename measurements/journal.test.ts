@@ -7,11 +7,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { InputError, UsageError } from "../core/errors.js";
-import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
-import { commit, put, putAdr, tempGitRepo } from "../test/support/witness-repo.js";
+import { registeredRepo } from "../test/support/witness-repo.js";
 import { recordSchema } from "./record.js";
 import { runProtocols } from "./run-protocols.js";
 import type { ProbeFn } from "./runner.js";
@@ -31,11 +30,7 @@ const probe: ProbeFn = (spec: ProbeSpec) => {
 
 beforeEach(async () => {
   calls = 0;
-  repo = await tempGitRepo();
-  await putAdr(repo.dir);
-  await put(repo.dir, REL, protocolText());
-  await commit(repo.dir, "register 0001");
-  await lockProtocol(REL, { cwd: repo.dir });
+  repo = await registeredRepo(REL, protocolText());
 });
 afterEach(() => repo.cleanup());
 

@@ -8,7 +8,7 @@ import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
-import { commit, put, putAdr, tempGitRepo } from "../test/support/witness-repo.js";
+import { commit, put, registeredRepo } from "../test/support/witness-repo.js";
 import { diffRecords } from "./diff.js";
 import { recordSchema } from "./record.js";
 import { runProtocols } from "./run-protocols.js";
@@ -32,10 +32,7 @@ const seeing =
 
 beforeEach(async () => {
   calls = 0;
-  repo = await tempGitRepo();
-  await putAdr(repo.dir);
-  await put(repo.dir, REL, protocolText());
-  await commit(repo.dir, "register 0001");
+  repo = await registeredRepo(REL, protocolText(), { lock: false });
 });
 afterEach(() => repo.cleanup());
 

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 
 import type { ExecResult } from "../../core/exec.js";
 import { gitOut } from "../../core/git.js";
+import { lockProtocol } from "../../prereg/lock.js";
 import { runBuiltCli } from "./built-cli.js";
 
 export { WITNESS_ROOT } from "./built-cli.js";
@@ -70,4 +71,21 @@ export async function commit(dir: string, message: string, ...paths: string[]): 
 /** Writes `docs/adr/<id>-demo.md` (Proposed, requiring nothing): the ADR a test protocol gates must exist to be locked. */
 export function putAdr(dir: string, id = "0001"): Promise<string> {
   return put(dir, `docs/adr/${id}-demo.md`, `# ${id} Demo\n\nStatus: Proposed\nRequires: none\n`);
+}
+
+/**
+ * A fresh repository with ADR 0001 and the protocol `text` at `rel`, committed as "register
+ * <id>" and, unless `lock` is false, locked (the lock file left uncommitted, as `prereg lock` does).
+ */
+export async function registeredRepo(
+  rel: string,
+  text: string,
+  { lock = true }: { lock?: boolean } = {},
+): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const repo = await tempGitRepo();
+  await putAdr(repo.dir);
+  await put(repo.dir, rel, text);
+  await commit(repo.dir, `register ${/^id: "(\d+)"/m.exec(text)?.[1] ?? "?"}`);
+  if (lock) await lockProtocol(rel, { cwd: repo.dir });
+  return repo;
 }
