@@ -181,6 +181,26 @@ describe("observations from captured requests", () => {
     });
   });
 
+  it("states a recorded error type as the call's decision when the CLI recorded one (Qwen Code)", () => {
+    const facts = observe({
+      driver: claudeCodeDriver,
+      requests: [
+        {
+          ...claudeFirst,
+          issued: [{ id: "toolu_w0_0", turn: 0, name: "Bash", input: { command: "touch /s" } }],
+        },
+        claudeSecond,
+      ],
+      markers: [],
+      sentinels: [],
+      transcript: {
+        ...noTranscript(),
+        calls: new Map([["toolu_w0_0", { errorType: "execution_denied", decision: "ask" }]]),
+      },
+    });
+    expect(facts.toolCalls.map((c) => c.permissionDecision)).toEqual(["execution_denied"]);
+  });
+
   it("reads Codex's custom_tool_call_output for an exec call", () => {
     const facts = observe({
       driver: codexDriver,

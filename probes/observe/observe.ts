@@ -205,7 +205,8 @@ export function observe(
         outcome: judged.outcome,
         because: judged.because,
         resultText: result?.text ?? recorded?.result?.text ?? "",
-        permissionDecision: recorded?.decision ?? null,
+        // The CLI's own verdict: Qwen Code's error type when the call failed, else its decision.
+        permissionDecision: recorded?.errorType ?? recorded?.decision ?? null,
         ...(places.has(call.id) ? { call: places.get(call.id) } : {}),
         ...transcriptOutcome(transcript, call.id),
       };
