@@ -9,7 +9,8 @@ import { RefusalError } from "../core/errors.js";
 import { protocolText } from "../test/support/observations.js";
 import { commit, put, putAdr, tempGitRepo, witness } from "../test/support/witness-repo.js";
 import { loadProtocol } from "./load.js";
-import { type Lock, lockProtocol } from "./lock.js";
+import { lockProtocol } from "./lock.js";
+import type { Lock } from "./lock-file.js";
 import { verifyProtocols } from "./verify.js";
 
 const REL = "docs/prereg/0001-demo.yaml";
