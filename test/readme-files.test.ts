@@ -1,6 +1,6 @@
 // Each folder's README lists its files: a new file is named where a reader looks for it, and a
 // removed or renamed one leaves no row behind.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -29,6 +29,8 @@ describe("folder READMEs", () => {
     it("names the new file no row lists, and the row whose file is gone", () => {
       expect(readmeGaps(copy, "prereg")).toEqual({ unnamed: [], missing: [] });
       writeFileSync(join(copy, "prereg", "new-rule.ts"), "export {};\n");
+      // A pattern with nothing literal but its extension names no file.
+      appendFileSync(join(copy, "prereg", "README.md"), "\nEach `<name>.ts` is one idea.\n");
       writeFileSync(join(copy, "prereg", "new-rule.test.ts"), "export {};\n");
       rmSync(join(copy, "prereg", "lock-rules.ts"));
       expect(readmeGaps(copy, "prereg")).toEqual({

@@ -49,7 +49,10 @@ export function sourceFiles(root: string, folder: string): string[] {
  */
 export function readmeGaps(root: string, folder: string): ReadmeGaps {
   const readme = readFileSync(join(root, folder, "README.md"), "utf8");
-  const names = [...new Set([...readme.matchAll(NAMED)].map((m) => m[1] ?? ""))];
+  // A pattern with nothing literal but its extension (`<name>.ts`) names no file in particular.
+  const names = [...new Set([...readme.matchAll(NAMED)].map((m) => m[1] ?? ""))].filter((n) =>
+    /[a-z]/i.test(n.replace(/<[^<>/]+>/g, "").replace(/\.[a-z]+$/, "")),
+  );
   const files = filesUnder(join(root, folder)).map((f) => relative(join(root, folder), f));
   // `bench/run.ts` in bench/README.md is its own `run.ts`.
   const tests = names.map((n) =>
