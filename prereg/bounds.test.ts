@@ -11,8 +11,8 @@ import {
   commit,
   put,
   tempGitRepo,
-  witnessInProcess,
   WITNESS_ROOT,
+  witnessInProcess,
 } from "../test/support/witness-repo.js";
 
 let repo: { dir: string; cleanup: () => Promise<void> };

@@ -10,9 +10,9 @@ import {
   put,
   putAdr,
   tempGitRepo,
+  WITNESS_ROOT,
   witnessInProcess,
   witnessInProcessWith,
-  WITNESS_ROOT,
 } from "../../test/support/witness-repo.js";
 
 let repo: { dir: string; cleanup: () => Promise<void> };

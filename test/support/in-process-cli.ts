@@ -22,12 +22,12 @@ type Write = typeof process.stdout.write;
 
 // Collects what is written; a callback given to write() is called, as a stream would.
 function collect(into: string[]): Write {
-  return ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+  return (chunk: string | Uint8Array, ...rest: unknown[]) => {
     into.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
     const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
     done?.();
     return true;
-  }) as Write;
+  };
 }
 
 let turn: Promise<unknown> = Promise.resolve();
