@@ -19,6 +19,9 @@ export default tseslint.config(
       // One import order everywhere: packages, then witness's own modules by path.
       "simple-import-sort/imports": "error",
       "simple-import-sort/exports": "error",
+      // A switch over a union names every member: a `default` does not stand in for one, so a new
+      // member (a predicate kind, a reply kind) is an error until each switch decides about it.
+      "@typescript-eslint/switch-exhaustiveness-check": "error",
     },
   },
 );

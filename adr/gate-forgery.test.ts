@@ -12,7 +12,13 @@ import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { marker, observation, protocolText } from "../test/support/observations.js";
 import { tempDir } from "../test/support/temp-dir.js";
-import { commit, put, putAdr, tempGitRepo, witness } from "../test/support/witness-repo.js";
+import {
+  commit,
+  put,
+  putAdr,
+  tempGitRepo,
+  witnessInProcess,
+} from "../test/support/witness-repo.js";
 import { gateAdrs } from "./gate.js";
 
 const REL = "docs/prereg/0001-demo.yaml";
@@ -243,7 +249,7 @@ describe("witness adr check on records that are not records", () => {
       '{"schema": "x"}\n',
     );
     await commit(repo.dir, "record and two files that are not records");
-    const result = await witness(repo.dir, "adr", "check");
+    const result = await witnessInProcess(repo.dir, "adr", "check");
     expect(result.stderr).toContain("docs/measurements/notes.json: not JSON");
     expect(result.stderr).toContain(
       "docs/measurements/0001-demo-claude-code-2.1.332-9.json: not a witness.record/1",
@@ -255,7 +261,7 @@ describe("witness adr check on records that are not records", () => {
   it("never lets a malformed record stand in for a confirming one", async () => {
     await put(repo.dir, "docs/measurements/0001-demo-claude-code-2.1.332.json", "{ not json");
     await commit(repo.dir, "a broken record");
-    const result = await witness(repo.dir, "adr", "check");
+    const result = await witnessInProcess(repo.dir, "adr", "check");
     expect(result.stdout).toMatch(/0001\s+Accepted\s+0001\s+FAIL/);
     expect(result.stdout).toContain("0001-demo-claude-code-2.1.332.json is not JSON");
     expect(result.exitCode).toBe(1);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { DOCS } from "../core/doc-paths.js";
-import { runProtocol } from "../measurements/runner.js";
+import { runProtocol } from "../measurements/run-protocols.js";
 import { writeRecord } from "../measurements/write-record.js";
 import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";

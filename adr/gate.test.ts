@@ -10,7 +10,14 @@ import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
-import { commit, git, put, putAdr, tempGitRepo, witness } from "../test/support/witness-repo.js";
+import {
+  commit,
+  git,
+  put,
+  putAdr,
+  tempGitRepo,
+  witnessInProcess,
+} from "../test/support/witness-repo.js";
 import { gateAdrs } from "./gate.js";
 import { promoteAdr } from "./promote.js";
 
@@ -193,16 +200,16 @@ describe("promoteAdr", () => {
   });
 });
 
-describe("witness adr check (built CLI)", () => {
+describe("witness adr check (in process)", () => {
   it("exits 1 with the table when an Accepted ADR lacks evidence, 0 once it holds", async () => {
     await put(repo.dir, ADR, adrText("Accepted"));
-    const failing = await witness(repo.dir, "adr", "check");
+    const failing = await witnessInProcess(repo.dir, "adr", "check");
     expect(failing.exitCode).toBe(1);
     expect(failing.stdout).toMatch(/0001\s+Accepted\s+0001\s+FAIL/);
     expect(failing.stdout).toContain("no protocol 0001 in docs/prereg");
     await registerAndRun(["A"]);
     await commit(repo.dir, "record");
-    const passing = await witness(repo.dir, "adr", "check");
+    const passing = await witnessInProcess(repo.dir, "adr", "check");
     expect(passing.stdout).toMatch(/0001\s+Accepted\s+0001\s+pass/);
     expect(passing.exitCode).toBe(0);
   });

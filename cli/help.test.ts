@@ -1,7 +1,8 @@
 // Every option says what it is for; a bare command group shows its own subcommands.
 import { describe, expect, it } from "vitest";
 
-import { runBuiltCli, WITNESS_ROOT } from "../test/support/built-cli.js";
+import { WITNESS_ROOT } from "../test/support/built-cli.js";
+import { runCliInProcess } from "../test/support/in-process-cli.js";
 
 const GROUPS: Record<string, string[]> = {
   adr: ["check", "status", "promote"],
@@ -12,8 +13,10 @@ const GROUPS: Record<string, string[]> = {
 };
 const COMMANDS = ["run", "merge", "diff", "drift", "report", "bisect", "probe", "argv", "plan"];
 
+// In process: the help texts are yargs' rendering of the declarations (help.e2e.test.ts runs a
+// sample through the built binary).
 const witness = (...args: string[]) =>
-  runBuiltCli(args, { cwd: WITNESS_ROOT, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+  runCliInProcess({ args, cwd: WITNESS_ROOT, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
 
 // An option line: two spaces, the flag, then a description before the [type] column.
 function undescribed(help: string): string[] {

@@ -1,5 +1,6 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
@@ -20,7 +21,9 @@ const set = () => NAMES.map((name) => ({ path: join(dir, name), data: `content o
 
 // A writer that dies of SIGKILL at its `kill`-th call of `op` (a real crash: no cleanup runs).
 async function crashingWriter(op: "writeFile" | "link", kill: number): Promise<void> {
-  const module = join(WITNESS_ROOT, "dist", "core", "write-set.js");
+  // The source itself, through tsx's loader: no build needed.
+  const module = join(WITNESS_ROOT, "core", "write-set.ts");
+  const tsx = join(WITNESS_ROOT, "node_modules", "tsx", "dist", "loader.mjs");
   const source = `
     const { link, writeFile } = await import("node:fs/promises");
     const { writeFilesTogether } = await import(${JSON.stringify(module)});
@@ -33,7 +36,7 @@ async function crashingWriter(op: "writeFile" | "link", kill: number): Promise<v
     await writeFilesTogether(${JSON.stringify(set())}, io);`;
   const r = await runProcess({
     file: process.execPath,
-    args: ["--input-type=module", "-e", source],
+    args: ["--import", pathToFileURL(tsx).href, "--input-type=module", "-e", source],
     env: {},
     cwd: dir,
     timeoutMs: 20_000,

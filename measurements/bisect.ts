@@ -11,7 +11,8 @@ import type { CliRange, CliRef } from "../probes/contracts/probe-spec.js";
 import { diffRecords } from "./diff.js";
 import type { MeasurementRecord } from "./record.js";
 import type { InstallFn } from "./run-protocols.js";
-import { type ProbeFn, runProtocol } from "./runner.js";
+import { runProtocol } from "./run-protocols.js";
+import type { ProbeFn } from "./runner.js";
 import { ensureWritableDir, writeRecord } from "./write-record.js";
 
 /** Options of `bisect`. */

@@ -1,7 +1,8 @@
 // `witness run --dry-run`: the run's plan, every arm × spawn as it would launch; nothing spawned,
 // nothing installed, nothing written.
 import type { DrySpawn } from "../probes/dry-run.js";
-import { planRun, type RunProtocolsOptions } from "./run-protocols.js";
+import type { RunProtocolsOptions } from "./run-options.js";
+import { planRun } from "./run-plan.js";
 
 /** One planned spawn and what it would launch. */
 export interface DryRunSpawn extends DrySpawn {

@@ -8,7 +8,8 @@ import type { Observation } from "../probes/contracts/observation.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { marker, observation, protocolText } from "../test/support/observations.js";
 import { renderMarkdown } from "./render-md.js";
-import { type ProbeFn, runProtocol } from "./runner.js";
+import { runProtocol } from "./run-protocols.js";
+import type { ProbeFn } from "./runner.js";
 
 function locked(text = protocolText()): LockCheck {
   const protocol = parseProtocol(text, "docs/prereg/0001-demo.yaml");

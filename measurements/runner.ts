@@ -5,14 +5,12 @@ import { InternalError } from "../core/errors.js";
 import { evaluatePredicate } from "../prereg/evaluate.js";
 import { predicateLabel } from "../prereg/predicate.js";
 import type { Arm } from "../prereg/protocol.js";
-import type { LockCheck } from "../prereg/verify.js";
 import {
   type Observation,
   observationSchema,
   redactObservation,
 } from "../probes/contracts/observation.js";
-import type { CliRef, ProbeSpec } from "../probes/contracts/probe-spec.js";
-import { runPool } from "./pool.js";
+import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import type {
   ArmRecord,
   InstalledCli,
@@ -21,7 +19,7 @@ import type {
   Shards,
   SpawnRecord,
 } from "./record.js";
-import { planSpawns, type RunEntry } from "./spawn-plan.js";
+import type { RunEntry } from "./spawn-plan.js";
 import { armVerdict, overallVerdict, spawnStatus, tally, VERDICT_RULE } from "./verdict.js";
 import type { WitnessBuild } from "./witness-build.js";
 
@@ -37,25 +35,6 @@ export interface ProbeCallOptions {
 /** The probe cell's entry point: one spawn of a real CLI, observed. */
 export type ProbeFn = (spec: ProbeSpec, options: ProbeCallOptions) => Promise<Observation>;
 
-/** Options of `runProtocol`. */
-export interface RunProtocolOptions {
-  /** The probe cell (default: `runProbe` from probes/, imported on first use). */
-  probe?: ProbeFn;
-  /** Another version of the protocol's CLI to run (a maintainer's drift check); never another CLI. */
-  cli?: CliRef;
-  /** Spawns per arm, overriding the protocol's. */
-  spawns?: number;
-  /** Spawns at once. */
-  jobs?: number;
-  keep?: boolean;
-  cacheDir?: string;
-  onCellKept?: (dir: string) => void;
-  signal?: AbortSignal;
-  /** Called after each spawn, for progress. */
-  onSpawn?: (done: number, total: number, arm: string) => void;
-  now?: () => Date;
-}
-
 /** The probe cell's `runProbe`, imported on first use. */
 export async function defaultProbe(): Promise<ProbeFn> {
   // Lazy: the probe cell (servers, vendor cache) loads only when a run needs it.
@@ -69,7 +48,7 @@ export async function runSpawn(
   spec: ProbeSpec,
   arm: Arm,
   index: number,
-  options: Pick<RunProtocolOptions, "signal" | "keep" | "cacheDir" | "onCellKept">,
+  options: ProbeCallOptions,
 ): Promise<SpawnRecord> {
   let observation: Observation;
   try {
@@ -229,48 +208,4 @@ export function assembleRecord(
     ...(frame.selection === null ? {} : { selection: frame.selection }),
     ...(shards === undefined ? {} : { shards }),
   };
-}
-
-/** Runs every arm × spawn of a locked protocol and decides the verdicts; writes nothing. */
-export async function runProtocol(
-  check: LockCheck,
-  options: RunProtocolOptions = {},
-): Promise<MeasurementRecord> {
-  const { loaded } = check;
-  const protocol = loaded.protocol;
-  const probe = options.probe ?? (await defaultProbe());
-  const cli = options.cli ?? protocol.cli;
-  // Another CLI's version would launch this protocol's argv on the wrong binary.
-  if (cli.name !== protocol.cli.name)
-    throw new InternalError(
-      `${loaded.file}: protocol ${protocol.id} runs ${protocol.cli.name}, not ${cli.name}`,
-    );
-  const entry: RunEntry = {
-    check,
-    cli,
-    spawns: options.spawns ?? protocol.spawns,
-    arms: protocol.arms,
-    selection: null,
-  };
-  const frame = recordFrame(entry);
-  const now = options.now ?? (() => new Date());
-  const startedAt = now().toISOString();
-  const tasks = planSpawns([entry]);
-  let done = 0;
-  const results = await runPool(
-    tasks,
-    options.jobs ?? 1,
-    async (task) => {
-      const spawn = await runSpawn(probe, task.spec, task.arm, task.index, options);
-      options.onSpawn?.(++done, tasks.length, task.arm.id);
-      return spawn;
-    },
-    options.signal,
-  );
-  const byArm = new Map<string, SpawnRecord[]>();
-  results.forEach((spawn, i) => {
-    const id = tasks[i]?.arm.id ?? "";
-    byArm.set(id, [...(byArm.get(id) ?? []), spawn]);
-  });
-  return assembleRecord(frame, byArm, { startedAt, finishedAt: now().toISOString() });
 }

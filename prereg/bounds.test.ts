@@ -7,7 +7,13 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { protocolText } from "../test/support/observations.js";
-import { commit, put, tempGitRepo, witness, WITNESS_ROOT } from "../test/support/witness-repo.js";
+import {
+  commit,
+  put,
+  tempGitRepo,
+  WITNESS_ROOT,
+  witnessInProcess,
+} from "../test/support/witness-repo.js";
 
 let repo: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
@@ -34,7 +40,7 @@ describe("bounds on what witness reads", () => {
       ["run", "docs/prereg/0001-huge.yaml"],
     ]) {
       expectRefusal(
-        await witness(repo.dir, ...args),
+        await witnessInProcess(repo.dir, ...args),
         `${file}: expected at most 1048576 bytes (the bound on the protocol); got 209715200`,
       );
     }
@@ -44,7 +50,7 @@ describe("bounds on what witness reads", () => {
     ["--spawns", "1e9", "--spawns: expected at most 100; got 1000000000"],
     ["--jobs", "100000", "--jobs: expected at most 32; got 100000"],
   ])("refuses run %s %s before any protocol is read", async (flag, value, message) => {
-    expectRefusal(await witness(repo.dir, "run", "--all", flag, value), message);
+    expectRefusal(await witnessInProcess(repo.dir, "run", "--all", flag, value), message);
   });
 
   it("refuses a symlinked protocol", async () => {
@@ -53,7 +59,7 @@ describe("bounds on what witness reads", () => {
     await symlink(real, join(repo.dir, "docs/prereg/0001-demo.yaml"));
     await commit(repo.dir, "a protocol that is a symlink");
     expectRefusal(
-      await witness(repo.dir, "prereg", "verify"),
+      await witnessInProcess(repo.dir, "prereg", "verify"),
       "0001-demo.yaml: expected the protocol as a regular file; got a symlink",
     );
   });
@@ -67,7 +73,7 @@ describe("bounds on what witness reads", () => {
       ["adr", "check"],
     ]) {
       expectRefusal(
-        await witness(repo.dir, ...args),
+        await witnessInProcess(repo.dir, ...args),
         '0001-other.yaml: id: expected an id no other protocol has; 0001-demo.yaml has "0001" too',
       );
     }
@@ -79,7 +85,14 @@ describe("a NUL in a node prompt", () => {
     const state = join(await mkdtemp(join(tmpdir(), "witness-nul-")), "state");
     try {
       const workflow = join(WITNESS_ROOT, "orchestrator/test/fixtures/malformed/nul-prompt.yaml");
-      const result = await witness(repo.dir, "orchestrate", "run", workflow, "--state", state);
+      const result = await witnessInProcess(
+        repo.dir,
+        "orchestrate",
+        "run",
+        workflow,
+        "--state",
+        state,
+      );
       expectRefusal(result, `${workflow}: nodes.0.prompt: expected a prompt without NUL`);
       expect(existsSync(join(state, "state.json"))).toBe(false);
     } finally {

@@ -7,9 +7,16 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sha256 } from "../core/canonical.js";
 import { RefusalError } from "../core/errors.js";
 import { protocolText } from "../test/support/observations.js";
-import { commit, put, putAdr, tempGitRepo, witness } from "../test/support/witness-repo.js";
+import {
+  commit,
+  put,
+  putAdr,
+  tempGitRepo,
+  witnessInProcess,
+} from "../test/support/witness-repo.js";
 import { loadProtocol } from "./load.js";
-import { type Lock, lockProtocol } from "./lock.js";
+import { lockProtocol } from "./lock.js";
+import type { Lock } from "./lock-file.js";
 import { verifyProtocols } from "./verify.js";
 
 const REL = "docs/prereg/0001-demo.yaml";
@@ -61,10 +68,10 @@ describe("a lock's history", () => {
     await rewriteLockByHand();
     await commit(repo.dir, "relock by hand");
     await put(repo.dir, "docs/adr/0001-demo.md", "# 0001\n\nStatus: Accepted\nRequires: 0001\n");
-    const verify = await witness(repo.dir, "prereg", "verify");
+    const verify = await witnessInProcess(repo.dir, "prereg", "verify");
     expect(verify.stdout).toContain("unamended");
     expect(verify.exitCode).toBe(1);
-    const gate = await witness(repo.dir, "adr", "check");
+    const gate = await witnessInProcess(repo.dir, "adr", "check");
     expect(gate.stdout).toContain("without an amendment");
     expect(gate.exitCode).toBe(1);
   });

@@ -10,7 +10,7 @@ import { hasErrno } from "../core/fs-errors.js";
 import { commitsOf, showAt } from "../core/git.js";
 import { parseDocument, unreadableFile, zodIssues } from "../core/read-input.js";
 import { formExpresses, protocolHash } from "./canonical-form.js";
-import { type Amendment, amendmentSchema, type Lock, lockSchema } from "./lock.js";
+import { type Amendment, amendmentSchema, type Lock, lockSchema } from "./lock-file.js";
 import type { Protocol } from "./protocol.js";
 
 /** One version of a lock file: committed (with its commit and time) or the working tree's. */

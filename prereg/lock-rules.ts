@@ -25,7 +25,15 @@ export function isAbsence(p: Predicate): boolean {
       return p.count === 0;
     case "tools-offered-exactly":
       return p.tools.length === 0;
-    default:
+    // Every kind is listed: a new one fails the build here until it is classified.
+    case "marker-present":
+    case "sentinel-created":
+    case "sentinel-content":
+    case "tool-offered":
+    case "tool-call":
+    case "side-request-seen":
+    case "permission-mode":
+    case "sandbox-policy":
       return false;
   }
 }

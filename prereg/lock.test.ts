@@ -7,7 +7,8 @@ import { RefusalError, UsageError } from "../core/errors.js";
 import { lockInParsedForm } from "../test/support/earlier-lock.js";
 import { protocolText } from "../test/support/observations.js";
 import { commit, git, put, putAdr, tempGitRepo } from "../test/support/witness-repo.js";
-import { amendmentSchema, lockProtocol, readLock } from "./lock.js";
+import { lockProtocol } from "./lock.js";
+import { amendmentSchema, readLock } from "./lock-file.js";
 import { verifyProtocols } from "./verify.js";
 
 const REL = "docs/prereg/0001-demo.yaml";

@@ -1,67 +1,15 @@
-import { appendFile, readdir, readFile } from "node:fs/promises";
+import { appendFile, readdir } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-
-import { z } from "zod";
 
 import { writeFileAtomic } from "../core/atomic.js";
 import { amendmentsPathOf, DOCS, lockPathOf } from "../core/doc-paths.js";
 import { InputError, RefusalError, UsageError } from "../core/errors.js";
-import { hasErrno } from "../core/fs-errors.js";
 import { isCommittedAndClean, lastCommitOf, repoRoot } from "../core/git.js";
-import { parseDocument, parseWith, unreadableFile } from "../core/read-input.js";
-import { CANONICAL_FORMS, earlierFormOf, formOf } from "./canonical-form.js";
+import { earlierFormOf, formOf } from "./canonical-form.js";
 import { type LoadedProtocol, loadProtocol } from "./load.js";
+import { type Amendment, type Lock, readLock } from "./lock-file.js";
 import { committedLocks } from "./lock-history.js";
 import { lockTimeIssues } from "./lock-rules.js";
-
-/** A protocol's lock (`NNNN-slug.lock.json`): what was registered, and in which commit. */
-export const lockSchema = z.strictObject({
-  schema: z.literal("witness.lock/1"),
-  protocol: z.string(),
-  /** The protocol file, relative to the repository root. */
-  file: z.string(),
-  canonicalHash: z.string().startsWith("sha256:"),
-  bytesHash: z.string().startsWith("sha256:"),
-  lockedAt: z.string(),
-  /** The commit in which the protocol file, as locked, was committed. */
-  commit: z.string().regex(/^[0-9a-f]{40}$/, "expected a full commit hash"),
-});
-export type Lock = z.infer<typeof lockSchema>;
-
-/** One line of the amendment log: a locked protocol changed on purpose. */
-export const amendmentSchema = z.strictObject({
-  at: z.string(),
-  reason: z.string().min(1),
-  oldCanonicalHash: z.string(),
-  newCanonicalHash: z.string(),
-  oldBytesHash: z.string(),
-  newBytesHash: z.string(),
-  commit: z.string(),
-  /** Whether any record of the protocol existed when it was amended, and which. */
-  recordsExisted: z.boolean(),
-  records: z.array(z.string()),
-  /**
-   * Set when only the canonical form changed: the old hash is this very content in the earlier
-   * form `from`. The gate recomputes both hashes before it lets records of the old one count.
-   */
-  reexpression: z
-    .strictObject({ from: z.enum(CANONICAL_FORMS), to: z.enum(CANONICAL_FORMS) })
-    .optional(),
-});
-export type Amendment = z.infer<typeof amendmentSchema>;
-
-/** Reads a protocol's lock, or null when it has none. */
-export async function readLock(protocolFile: string): Promise<Lock | null> {
-  const file = lockPathOf(protocolFile);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if (hasErrno(error, "ENOENT")) return null;
-    throw unreadableFile(file, error, "the lock file");
-  }
-  return parseWith(lockSchema, parseDocument(text, file), file);
-}
 
 /** Record JSON files of a protocol in `dir` (names only), sorted. */
 export async function recordsOf(

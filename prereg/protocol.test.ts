@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalHash } from "../core/canonical.js";
 import { InputError } from "../core/errors.js";
 import { protocolText } from "../test/support/observations.js";
-import { witness } from "../test/support/witness-repo.js";
+import { witnessInProcess } from "../test/support/witness-repo.js";
 import { loadProtocol, parseProtocol } from "./load.js";
 
 const BAD = join(dirname(fileURLToPath(import.meta.url)), "test", "fixtures", "bad");
@@ -63,7 +63,7 @@ describe("the protocol parser", () => {
   });
 });
 
-describe("the built CLI on the bad-input corpus", () => {
+describe("witness prereg verify and run on the bad-input corpus (in process)", () => {
   let dir = "";
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "witness-bad-"));
@@ -78,7 +78,7 @@ describe("the built CLI on the bad-input corpus", () => {
       ["prereg", "verify", name],
       ["run", name, "--out", join(dir, "records")],
     ]) {
-      const result = await witness(dir, ...args);
+      const result = await witnessInProcess(dir, ...args);
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toContain(line);
       expect(result.stderr).toContain(want?.message ?? "");

@@ -7,7 +7,7 @@ import { InputError, RefusalError } from "../core/errors.js";
 import { hasCommit, missingCommit, repoRoot, showAt } from "../core/git.js";
 import { earlierFormOf } from "./canonical-form.js";
 import { type LoadedProtocol, loadProtocol } from "./load.js";
-import { type Lock, readLock } from "./lock.js";
+import { type Lock, readLock } from "./lock-file.js";
 import {
   committedLocks,
   countingHashes,

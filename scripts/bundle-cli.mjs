@@ -17,7 +17,7 @@ const ROOT = resolve(import.meta.dirname, "..");
 const OUT = join(ROOT, "dist", "cli");
 const BUNDLE = join(OUT, "witness.cjs");
 const ESM_OUT = join(OUT, "esm");
-/** Written beside the bundle: which source went into which file (core/exec-seam.test.ts reads it). */
+/** Written beside the bundle: which source went into which file (core/exec-seam.e2e.test.ts reads it). */
 export const METAFILE = join(OUT, "bundle-meta.json");
 
 // A source's import.meta, wherever its bundle sits (`from`, relative to dist/): asset lookups keep

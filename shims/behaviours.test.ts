@@ -28,7 +28,9 @@ describe("shim behaviours", () => {
         outcome: { exitCode: 3, stdout: "it's out\n", stderr: "and $err" },
       },
     });
+    const before = Date.now();
     const result = await run(join(dir, "claude"), ["-p", "hi"]);
+    const after = Date.now();
     expect([result.exitCode, result.stdout, result.stderr]).toEqual([3, "it's out\n", "and $err"]);
     const [record] = (await readShimLog(s.log)).records;
     expect(record).toMatchObject({
@@ -38,7 +40,9 @@ describe("shim behaviours", () => {
       mode: "script",
       exitCode: 3,
     });
-    expect(Math.abs(Date.now() - (record?.start ?? 0))).toBeLessThan(60_000);
+    // The start time is the call's (a few ms of clock granularity either side).
+    expect(record?.start).toBeGreaterThanOrEqual(before - 5);
+    expect(record?.start).toBeLessThanOrEqual(after + 5);
     expect(record?.pid).toBeGreaterThan(1);
     expect(record?.ppid).toBe(process.pid);
   });
@@ -330,9 +334,8 @@ describe("pass-through", () => {
     });
     // env --default-signal undoes the SIGINT-ignore of sh's background job, as a parent process would.
     const harness = `env --default-signal=INT "$0" & pid=$!; sleep 0.5; kill -INT $pid; wait $pid; echo "status $?"`;
-    const started = Date.now();
     const result = await run("/bin/sh", ["-c", harness, join(dir, "claude")]);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // The target (a 30 s sleep) died of the SIGINT: it would otherwise have ended with status 0.
     expect(result.stdout).toBe("started\nstatus 130\n");
     expect((await readShimLog(s.log)).records[0]).toMatchObject({ exitCode: 130, signal: 2 });
   });
@@ -344,10 +347,8 @@ describe("pass-through", () => {
       behaviour: { kind: "pass-through", target: join(FIXTURES, "sleepy.sh") },
     });
     const controller = new AbortController();
-    const started = Date.now();
     setTimeout(() => controller.abort(), 700);
     const result = await run(join(dir, "claude"), [], { signal: controller.signal });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.signal).toBe("SIGTERM");
     const [record] = (await readShimLog(s.log)).records;
     expect(record).toMatchObject({ exitCode: 143, signal: 15 });

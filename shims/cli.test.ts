@@ -1,15 +1,19 @@
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { builtCli } from "../test/support/built-cli.js";
+import { runCliInProcess } from "../test/support/in-process-cli.js";
 import { run, tempDir } from "../test/support/temp-dir.js";
 
-// End to end through the built CLI (`npm test` builds first; a stale dist/ fails loudly).
-const MAIN = builtCli();
+// `witness shim` in process (cli/commands/json.e2e.test.ts runs it through the built binary).
 const witness = (args: string[], cwd?: string) =>
-  run(process.execPath, [MAIN, ...args], cwd === undefined ? {} : { cwd });
+  runCliInProcess({
+    args,
+    cwd: cwd ?? tmpdir(),
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+  });
 
 describe("witness shim", () => {
   let dir: string;

@@ -1,25 +1,28 @@
-// End to end: the built `witness` on the hand-written examples in orchestrator/examples/.
+// `witness argv`, `plan` and `orchestrate` on the hand-written examples in orchestrator/examples/,
+// in process (argv.e2e.test.ts runs a sample through the built binary).
 import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
 import { disclosureFor } from "../../orchestrator/render/disclosure.js";
-import { runBuiltCli, WITNESS_ROOT as ROOT } from "../../test/support/built-cli.js";
+import { WITNESS_ROOT as ROOT } from "../../test/support/built-cli.js";
 import { fakeClis } from "../../test/support/fake-clis.js";
+import { runCliInProcess } from "../../test/support/in-process-cli.js";
 import { ancestorExcludes, tempWorkspace } from "../../test/support/temp-workspace.js";
 
 const EXAMPLES = join(ROOT, "orchestrator", "examples");
 const example = (name: string) => join(EXAMPLES, name);
 
 async function witness(args: string[], options: { cwd: string; home: string; path?: string }) {
-  const result = await runBuiltCli(args, {
+  const result = await runCliInProcess({
+    args,
     env: { PATH: options.path ?? process.env.PATH ?? "/usr/bin:/bin", HOME: options.home },
     cwd: options.cwd,
   });
   return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe("witness argv on the examples (built CLI)", () => {
+describe("witness argv on the examples (in process)", () => {
   it.each([
     [
       "planned-claude.yaml",
@@ -235,7 +238,7 @@ describe("witness argv on the examples (built CLI)", () => {
   });
 });
 
-describe("witness plan and witness orchestrate (built CLI)", () => {
+describe("witness plan and witness orchestrate (in process)", () => {
   it("prints one disclosure slot per runtime, loaded sentences under the opt-in", async () => {
     const repo = tempWorkspace();
     const r = await witness(

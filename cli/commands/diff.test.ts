@@ -5,7 +5,13 @@ import { lockProtocol } from "../../prereg/lock.js";
 import { plantedMarkerNames } from "../../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../../probes/contracts/probe-spec.js";
 import { marker, noInstall, observation, protocolText } from "../../test/support/observations.js";
-import { commit, put, putAdr, tempGitRepo, witness } from "../../test/support/witness-repo.js";
+import {
+  commit,
+  put,
+  putAdr,
+  tempGitRepo,
+  witnessInProcess,
+} from "../../test/support/witness-repo.js";
 
 let repo: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
@@ -26,7 +32,7 @@ const seeing = (names: string[]) => (spec: ProbeSpec) =>
     }),
   );
 
-describe("witness diff (built CLI)", () => {
+describe("witness diff (in process)", () => {
   it("shows arm by arm which verdict and which predicate counts changed", async () => {
     const [a] = await runProtocols({
       cwd: repo.dir,
@@ -40,16 +46,26 @@ describe("witness diff (built CLI)", () => {
       install: noInstall,
       probe: seeing(["A", "B"]),
     });
-    const result = await witness(repo.dir, "diff", a?.written.json ?? "", b?.written.json ?? "");
+    const result = await witnessInProcess(
+      repo.dir,
+      "diff",
+      a?.written.json ?? "",
+      b?.written.json ?? "",
+    );
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain("overall: confirmed -> refuted");
     expect(result.stdout).toContain("~ only: confirmed -> refuted");
     expect(result.stdout).toContain("    marker-absent B 2/2 -> 0/2");
     expect(result.stdout).toContain("verdicts changed");
-    const same = await witness(repo.dir, "diff", a?.written.json ?? "", a?.written.json ?? "");
+    const same = await witnessInProcess(
+      repo.dir,
+      "diff",
+      a?.written.json ?? "",
+      a?.written.json ?? "",
+    );
     expect(same.exitCode).toBe(0);
     expect(same.stdout).toContain("no verdict changed");
-    const json = await witness(
+    const json = await witnessInProcess(
       repo.dir,
       "diff",
       "--json",
@@ -76,7 +92,12 @@ describe("witness diff (built CLI)", () => {
         faults: ["no-request: no model request reached the fake server"],
       }));
     const [b] = await runProtocols({ cwd: repo.dir, all: true, install: noInstall, probe: faulty });
-    const result = await witness(repo.dir, "diff", a?.written.json ?? "", b?.written.json ?? "");
+    const result = await witnessInProcess(
+      repo.dir,
+      "diff",
+      a?.written.json ?? "",
+      b?.written.json ?? "",
+    );
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain("~ only: confirmed -> inconclusive");
     expect(result.stdout).toContain(
@@ -95,7 +116,7 @@ describe("witness diff (built CLI)", () => {
       install: noInstall,
       probe: seeing(["A"]),
     });
-    const result = await witness(
+    const result = await witnessInProcess(
       repo.dir,
       "diff",
       runs[0]?.written.json ?? "",
@@ -109,7 +130,7 @@ describe("witness diff (built CLI)", () => {
 
   it("exits 2 on a file that is not a record", async () => {
     const bogus = await put(repo.dir, "not-a-record.json", '{"schema": "something else"}');
-    const result = await witness(repo.dir, "diff", bogus, bogus);
+    const result = await witnessInProcess(repo.dir, "diff", bogus, bogus);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(`${bogus}: schema:`);
   });

@@ -3,17 +3,18 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { buildChildEnv } from "../../core/child-env.js";
-import { runBuiltCli, WITNESS_ROOT as ROOT } from "../../test/support/built-cli.js";
+import { WITNESS_ROOT as ROOT } from "../../test/support/built-cli.js";
+import { runCliInProcess } from "../../test/support/in-process-cli.js";
 import { probeInputFromArgs } from "./probe.js";
 
 async function witness(...args: string[]) {
-  return runBuiltCli(args, {
+  return runCliInProcess({
+    args,
     cwd: ROOT,
     env: buildChildEnv({
       parent: process.env,
       set: { WITNESS_CACHE: join(ROOT, "node_modules", ".witness-test-empty-cache") },
     }),
-    timeoutMs: 30_000,
   });
 }
 
@@ -60,7 +61,7 @@ describe("witness probe and witness vendors, argv to options", () => {
   });
 });
 
-describe("the built witness binary", () => {
+describe("witness probe and vendors path refusing bad input (in process)", () => {
   it("exits 2 with the accepted form for a bad CLI reference, without a stack trace", async () => {
     const result = await witness("probe", "--cli", "claude-code@latest", "--", "-p", "x");
     expect(result.exitCode).toBe(2);

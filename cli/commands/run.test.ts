@@ -10,9 +10,9 @@ import {
   put,
   putAdr,
   tempGitRepo,
-  witness,
   WITNESS_ROOT,
-  witnessWith,
+  witnessInProcess,
+  witnessInProcessWith,
 } from "../../test/support/witness-repo.js";
 
 let repo: { dir: string; cleanup: () => Promise<void> };
@@ -24,7 +24,7 @@ beforeEach(async () => {
 });
 afterEach(() => repo.cleanup());
 
-describe("witness run (built CLI)", () => {
+describe("witness run (in process)", () => {
   it.each([
     [[], "name a protocol file, or pass --all"],
     [["--all", "docs/prereg/0001-demo.yaml"], "not both"],
@@ -41,13 +41,13 @@ describe("witness run (built CLI)", () => {
       '--cli "claude-code@latest": expected an exact version like 2.1.332',
     ],
   ])("exits 2 on %j", async (args, message) => {
-    const result = await witness(repo.dir, "run", ...args);
+    const result = await witnessInProcess(repo.dir, "run", ...args);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(message);
   });
 
   it("exits 2 on a --cli name no driver has, listing the supported names", async () => {
-    const result = await witness(repo.dir, "run", "--all", "--cli", "cursor@1.0.0");
+    const result = await witnessInProcess(repo.dir, "run", "--all", "--cli", "cursor@1.0.0");
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(
       '--cli "cursor@1.0.0": no driver for a CLI named "cursor" (cursor: its agent (cursor-agent) is not published on the npm registry); supported: claude-code, codex',
@@ -58,7 +58,7 @@ describe("witness run (built CLI)", () => {
     await lockProtocol("docs/prereg/0001-demo.yaml", { cwd: repo.dir });
     const cache = join(repo.dir, "cache");
     const fakeNpm = join(WITNESS_ROOT, "probes", "test", "fixtures", "fake-npm");
-    const result = await witnessWith({
+    const result = await witnessInProcessWith({
       cwd: repo.dir,
       args: ["run", "--all", "--cli", "claude-code@2.1.333"],
       env: { PATH: `${fakeNpm}:${process.env.PATH ?? ""}`, WITNESS_CACHE: cache },
@@ -81,7 +81,7 @@ describe("witness run (built CLI)", () => {
     ["claude-code@2.1.282", "expected <cli>@<from>..<to>"],
   ])("bisect exits 2 on --cli %s, installing nothing", async (range, message) => {
     const cache = join(repo.dir, "cache");
-    const result = await witnessWith({
+    const result = await witnessInProcessWith({
       cwd: repo.dir,
       args: ["bisect", "docs/prereg/0001-demo.yaml", "--cli", range],
       env: { WITNESS_CACHE: cache },
@@ -92,7 +92,7 @@ describe("witness run (built CLI)", () => {
   });
 
   it("refuses an unlocked protocol with exit 2, naming it and its hash", async () => {
-    const result = await witness(repo.dir, "run", "--all");
+    const result = await witnessInProcess(repo.dir, "run", "--all");
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(
       /refused \(prereg-unlocked\): .*0001-demo\.yaml: not locked \(hash sha256:[0-9a-f]{64}\)/,
@@ -100,15 +100,15 @@ describe("witness run (built CLI)", () => {
   });
 });
 
-describe("witness prereg (built CLI)", () => {
+describe("witness prereg (in process)", () => {
   it("writes a valid template with the next free id, then locks it once committed", async () => {
-    const made = await witness(repo.dir, "prereg", "new", "second-question", "--adr", "3");
+    const made = await witnessInProcess(repo.dir, "prereg", "new", "second-question", "--adr", "3");
     expect(made.exitCode).toBe(0);
     expect(made.stdout.trim()).toBe("docs/prereg/0002-second-question.yaml");
-    const unlocked = await witness(repo.dir, "prereg", "verify");
+    const unlocked = await witnessInProcess(repo.dir, "prereg", "verify");
     expect(unlocked.exitCode).toBe(1);
     expect(unlocked.stdout).toContain("docs/prereg/0002-second-question.yaml: unlocked");
-    const refused = await witness(
+    const refused = await witnessInProcess(
       repo.dir,
       "prereg",
       "lock",
@@ -118,7 +118,7 @@ describe("witness prereg (built CLI)", () => {
     expect(refused.stderr).toContain("commit the protocol first");
     await commit(repo.dir, "register 0002");
     // The untouched template is no pre-registration: its TODOs and its missing ADR are named.
-    const template = await witness(
+    const template = await witnessInProcess(
       repo.dir,
       "prereg",
       "lock",
@@ -135,16 +135,16 @@ describe("witness prereg (built CLI)", () => {
     await putAdr(repo.dir, "0003");
     await commit(repo.dir, "write the protocol and its ADR");
     for (const file of ["docs/prereg/0001-demo.yaml", "docs/prereg/0002-second-question.yaml"]) {
-      const locked = await witness(repo.dir, "prereg", "lock", file);
+      const locked = await witnessInProcess(repo.dir, "prereg", "lock", file);
       expect(locked.exitCode).toBe(0);
       expect(locked.stdout).toMatch(/: locked sha256:[0-9a-f]{64} at commit [0-9a-f]{40}/);
     }
-    const verified = await witness(repo.dir, "prereg", "verify");
+    const verified = await witnessInProcess(repo.dir, "prereg", "verify");
     expect(verified.exitCode).toBe(0);
   });
 
   it("rejects a slug that is not kebab-case", async () => {
-    const result = await witness(repo.dir, "prereg", "new", "Bad_Slug", "--adr", "1");
+    const result = await witnessInProcess(repo.dir, "prereg", "new", "Bad_Slug", "--adr", "1");
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain("expected kebab-case");
   });

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { buildChildEnv } from "../../core/child-env.js";
-import { runBuiltCli, WITNESS_ROOT as ROOT } from "../../test/support/built-cli.js";
+import { WITNESS_ROOT as ROOT } from "../../test/support/built-cli.js";
+import { runCliInProcess } from "../../test/support/in-process-cli.js";
 
 const FAKE_NPM = join(ROOT, "probes", "test", "fixtures", "fake-npm");
 
@@ -17,19 +18,19 @@ afterEach(async () => {
   await rm(cache, { recursive: true, force: true });
 });
 
-// The built CLI with an empty cache and a fake npm first on PATH (it installs tiny stand-in CLIs).
+// witness, in process, with an empty cache and a fake npm first on PATH (it installs tiny stand-in CLIs).
 function witness(...args: string[]) {
-  return runBuiltCli(args, {
+  return runCliInProcess({
+    args,
     cwd: ROOT,
     env: buildChildEnv({
       parent: process.env,
       set: { WITNESS_CACHE: cache, PATH: `${FAKE_NPM}:${process.env.PATH ?? ""}`, HOME: cache },
     }),
-    timeoutMs: 30_000,
   });
 }
 
-describe("witness vendors (built binary, fake npm)", () => {
+describe("witness vendors (in process, fake npm)", () => {
   it("adds two CLIs, lists them and prints each binary's path", async () => {
     const add = await witness("vendors", "add", "claude-code@2.1.332", "codex@0.171.0");
     expect(add.stderr).toBe("");

@@ -16,6 +16,7 @@ export const BUNDLE_METAFILE = join(WITNESS_ROOT, "dist", "cli", "bundle-meta.js
 // The folders tsconfig.build.json compiles, and the assets post-build copies beside them.
 const BUILT_FOLDERS = [
   "core",
+  "clis",
   "transcripts",
   "orchestrator",
   "shims",
@@ -50,8 +51,15 @@ export function staleBuildOutputs(root = WITNESS_ROOT): string[] {
 
 let checked = false;
 
-/** The built CLI's path; throws, naming the stale files, when `npm run build` is owed. */
+/**
+ * The built CLI's path; throws, naming the stale files, when `npm run build` is owed, and in the
+ * fast tier, which never runs it.
+ */
 export function builtCli(): string {
+  if (process.env.WITNESS_TEST_TIER === "fast")
+    throw new Error(
+      "the fast tier runs no built CLI: run the command in process (test/support/in-process-cli.ts) or move the test to a *.e2e.test.ts file",
+    );
   if (checked) return BUILT_CLI;
   const stale = staleBuildOutputs();
   if (stale.length > 0) {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { lockPathOf } from "../../core/doc-paths.js";
 import { protocolHash } from "../../prereg/canonical-form.js";
 import { loadProtocol } from "../../prereg/load.js";
-import type { Lock } from "../../prereg/lock.js";
+import type { Lock } from "../../prereg/lock-file.js";
 import type { LockCheck } from "../../prereg/verify.js";
 import { commit, git } from "./witness-repo.js";
 

@@ -96,3 +96,62 @@ export function layerViolations(root: string): Violation[] {
   }
   return violations;
 }
+
+// `import type` and `export type` vanish from the emitted JavaScript; every other import runs
+// (under verbatimModuleSyntax even `import { type A }` stays, as `import {}`).
+const STATIC = /^(?:import|export)\s+(type\s+)?[^;]*?\bfrom\s+"(\.{1,2}\/[^"]+)"/gm;
+const BARE = /^import\s+"(\.{1,2}\/[^"]+)"/gm;
+const DYNAMIC = /\bimport\s*\(\s*"(\.{1,2}\/[^"]+)"/g;
+
+/** The repository-relative `.ts` files a source's imports load at run time, static or dynamic. */
+export function runtimeImportTargets(file: string, source: string): string[] {
+  const specs = [
+    ...[...source.matchAll(STATIC)].filter((m) => m[1] === undefined).map((m) => m[2]),
+    ...[...source.matchAll(BARE)].map((m) => m[1]),
+    ...[...source.matchAll(DYNAMIC)].map((m) => m[1]),
+  ];
+  return specs.map((s) => normalize(join(dirname(file), s ?? "")).replace(/\.js$/, ".ts"));
+}
+
+/** Every TypeScript file of the repository outside node_modules, dist, docs and fixtures. */
+export function repositoryTsFiles(root: string): string[] {
+  return readdirSync(root, { withFileTypes: true }).flatMap((entry) => {
+    if (IGNORED.has(entry.name) || entry.name.startsWith(".")) return [];
+    if (entry.isDirectory()) return tsFiles(root, entry.name);
+    return entry.name.endsWith(".ts") ? [entry.name] : [];
+  });
+}
+
+/**
+ * The runtime import cycles among `files` (repository-relative): each strongly connected group of
+ * two or more files, or a file importing itself, sorted; empty when the graph has none.
+ */
+export function importCycles(root: string, files = repositoryTsFiles(root)): string[][] {
+  const graph = new Map(
+    files.map((f) => [f, runtimeImportTargets(f, readFileSync(join(root, f), "utf8"))]),
+  );
+  // Tarjan's algorithm: one pass, each group found when its first-visited file closes.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) ?? 0);
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
+      } else if (stack.includes(next)) {
+        low.set(file, Math.min(low.get(file) ?? 0, index.get(next) ?? 0));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group = stack.splice(stack.indexOf(file));
+    if (group.length > 1 || (graph.get(file) ?? []).includes(file)) cycles.push(group.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles.sort((a, b) => (a[0] ?? "").localeCompare(b[0] ?? ""));
+}

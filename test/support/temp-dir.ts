@@ -22,6 +22,8 @@ export function run(
     input?: string | Uint8Array;
     cwd?: string;
     signal?: AbortSignal;
+    /** The bound on the run (default 30 s). */
+    timeoutMs?: number;
   } = {},
 ): Promise<ExecResult> {
   return runProcess({
@@ -31,6 +33,6 @@ export function run(
     cwd: options.cwd ?? tmpdir(),
     ...(options.input === undefined ? {} : { input: options.input }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    timeoutMs: 30_000,
+    timeoutMs: options.timeoutMs ?? 30_000,
   });
 }

@@ -7,6 +7,7 @@ import type { ExecResult } from "../../core/exec.js";
 import { gitOut } from "../../core/git.js";
 import { lockProtocol } from "../../prereg/lock.js";
 import { runBuiltCli } from "./built-cli.js";
+import { type CliRun, runCliInProcess } from "./in-process-cli.js";
 
 export { WITNESS_ROOT } from "./built-cli.js";
 
@@ -42,6 +43,24 @@ export function witnessWith(options: {
     cwd: options.cwd,
     timeoutMs: 300_000,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+}
+
+/** Runs `witness` in `cwd` in this process (in-process-cli.ts), with the environment `witness` gives the binary. */
+export function witnessInProcess(cwd: string, ...args: string[]): Promise<CliRun> {
+  return witnessInProcessWith({ cwd, args });
+}
+
+/** Runs `witness` in this process with extra environment, as `witnessWith` runs the binary. */
+export function witnessInProcessWith(options: {
+  cwd: string;
+  args: readonly string[];
+  env?: Record<string, string>;
+}): Promise<CliRun> {
+  return runCliInProcess({
+    cwd: options.cwd,
+    args: options.args,
+    env: { ...env(), NO_COLOR: "1", ...(options.env ?? {}) },
   });
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { buildChildEnv } from "../core/child-env.js";
-import { runBuiltCli, WITNESS_ROOT } from "../test/support/built-cli.js";
+import { WITNESS_CLI } from "../probes/contracts/placeholders.js";
+import { builtCli, runBuiltCli, WITNESS_ROOT } from "../test/support/built-cli.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -29,5 +30,10 @@ describe("the bundled witness command", () => {
     });
     expect(result.exitCode).toBe(0);
     expect(result.stdout.trim()).toBe(own);
+  });
+
+  it("is the file a protocol's {{path:witness-cli}} names", () => {
+    expect(WITNESS_CLI).toBe(builtCli());
+    expect(existsSync(WITNESS_CLI)).toBe(true);
   });
 });

@@ -56,7 +56,7 @@ async function atimesWork(): Promise<boolean> {
 }
 const atimes = strace || (await atimesWork());
 if (!atimes)
-  console.warn("home.test.ts: skipped: neither strace nor access times can see a read here");
+  console.warn("home.e2e.test.ts: skipped: neither strace nor access times can see a read here");
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), "witness-marker-home-"));
