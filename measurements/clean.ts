@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 
 import { DOCS } from "../core/doc-paths.js";
 import { repoRoot } from "../core/git.js";
-import { recoverFileSets, type SetRecovery } from "../core/write-set.js";
+import { recoverFileSets, type SetRecovery } from "../core/set-recovery.js";
 import { cleanLeftovers, type Leftover } from "../probes/leftovers.js";
 
 /** Options of `cleanAfterCrash`. */

@@ -20,6 +20,8 @@ export function renderClean(report: CleanReport, dryRun: boolean): string[] {
     lines.push(`finished a record cut off midway: ${set.join(", ")}`);
   for (const part of report.records?.recovery.discarded ?? [])
     lines.push(`removed a partial record file: ${part}`);
+  for (const set of report.records?.recovery.kept ?? [])
+    lines.push(`left a record set as it is: ${set.manifest} (${set.why})`);
   if (lines.length === 0) lines.push("nothing to clean");
   return lines;
 }
