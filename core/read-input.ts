@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 
 import { parse as parseYaml } from "yaml";
@@ -76,7 +77,8 @@ export async function readUserFile(
     if (limits.noSymlink === true && (await lstat(file)).isSymbolicLink()) {
       failInput(file, "", `expected ${what} as a regular file; got a symlink`);
     }
-    handle = await open(file, "r");
+    // Non-blocking: opening a FIFO (a symlink can name one) waits for a writer otherwise.
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw unreadableFile(file, error, what, hint);

@@ -1,4 +1,4 @@
-import { appendFile, readdir, readFile } from "node:fs/promises";
+import { appendFile, lstat, readdir } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 
 import { z } from "zod";
@@ -8,7 +8,7 @@ import { amendmentsPathOf, DOCS, lockPathOf } from "../core/doc-paths.js";
 import { InputError, RefusalError, UsageError } from "../core/errors.js";
 import { hasErrno } from "../core/fs-errors.js";
 import { isCommittedAndClean, lastCommitOf, repoRoot } from "../core/git.js";
-import { parseDocument, parseWith, unreadableFile } from "../core/read-input.js";
+import { parseDocument, parseWith, readUserFile, unreadableFile } from "../core/read-input.js";
 import { CANONICAL_FORMS, earlierFormOf, formOf } from "./canonical-form.js";
 import { type LoadedProtocol, loadProtocol } from "./load.js";
 import { committedLocks } from "./lock-history.js";
@@ -18,8 +18,13 @@ import { lockTimeIssues } from "./lock-rules.js";
 export const lockSchema = z.strictObject({
   schema: z.literal("witness.lock/1"),
   protocol: z.string(),
-  /** The protocol file, relative to the repository root. */
-  file: z.string(),
+  /** The protocol file, relative to the repository root (never outside it). */
+  file: z
+    .string()
+    .regex(
+      /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\]+$/,
+      "expected a path relative to the repository root, without . or .. segments",
+    ),
   canonicalHash: z.string().startsWith("sha256:"),
   bytesHash: z.string().startsWith("sha256:"),
   lockedAt: z.string(),
@@ -50,17 +55,26 @@ export const amendmentSchema = z.strictObject({
 });
 export type Amendment = z.infer<typeof amendmentSchema>;
 
+/** A lock is a few hundred bytes, committed: a symlink or anything bigger is not one. */
+const SMALL_CHECKOUT_FILE = { maxBytes: 64 * 1024, noSymlink: true };
+
+/** False when nothing is at `file` (a symlink counts as something, and is refused when read). */
+export async function present(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch (error) {
+    if (hasErrno(error, "ENOENT")) return false;
+    throw unreadableFile(file, error);
+  }
+}
+
 /** Reads a protocol's lock, or null when it has none. */
 export async function readLock(protocolFile: string): Promise<Lock | null> {
   const file = lockPathOf(protocolFile);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if (hasErrno(error, "ENOENT")) return null;
-    throw unreadableFile(file, error, "the lock file");
-  }
-  return parseWith(lockSchema, parseDocument(text, file), file);
+  if (!(await present(file))) return null;
+  const text = await readUserFile(file, "the lock file", undefined, SMALL_CHECKOUT_FILE);
+  return parseWith(lockSchema, parseDocument(text.toString("utf8"), file), file);
 }
 
 /** Record JSON files of a protocol in `dir` (names only), sorted. */
