@@ -7,7 +7,14 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { protocolText } from "../test/support/observations.js";
-import { commit, put, tempGitRepo, witness, WITNESS_ROOT } from "../test/support/witness-repo.js";
+import {
+  commit,
+  put,
+  tempGitRepo,
+  witness,
+  WITNESS_ROOT,
+  witnessWith,
+} from "../test/support/witness-repo.js";
 
 let repo: { dir: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
@@ -45,6 +52,28 @@ describe("bounds on what witness reads", () => {
     ["--jobs", "100000", "--jobs: expected at most 32; got 100000"],
   ])("refuses run %s %s before any protocol is read", async (flag, value, message) => {
     expectRefusal(await witness(repo.dir, "run", "--all", flag, value), message);
+  });
+
+  it("refuses a script whose YAML aliases expand past its bound, or name themselves, before any work", async () => {
+    const big = `final: &x "${"x".repeat(200_000)}"\nturns:\n${"  - calls: [{ shell: *x }]\n".repeat(99)}`;
+    const cases = [
+      ["bomb.yaml", big, "expected at most 16777216 bytes once its YAML aliases are expanded"],
+      [
+        "cycle.yaml",
+        "final: done\nturns: &t [{ calls: [{ tool: T, input: { again: *t } }] }]\n",
+        "expected no YAML alias inside the node it names",
+      ],
+    ] as const;
+    for (const [name, text, message] of cases) {
+      const script = await put(repo.dir, name, text);
+      // No npm and an empty cache: a run that got past the script would stop at the install.
+      const result = await witnessWith({
+        cwd: repo.dir,
+        args: ["probe", "--cli", "claude-code@2.1.332", "--script", script, "--", "-p", "hi"],
+        env: { PATH: "/nonexistent", WITNESS_CACHE: join(repo.dir, "cache") },
+      });
+      expectRefusal(result, `${script}: ${message}`);
+    }
   });
 
   it("refuses a symlinked protocol", async () => {
