@@ -76,6 +76,21 @@ describe("bounds on what witness reads", () => {
     }
   });
 
+  it("refuses a fixture of 20 000 markers before any work, naming the bound", async () => {
+    const content = Array.from({ length: 20_000 }, (_, i) => `{{marker:M${i}}}`).join(" ");
+    const fixture = await put(
+      repo.dir,
+      "fixture.yaml",
+      `files:\n  - { at: workspace, path: a.md, content: "${content}" }\n`,
+    );
+    const result = await witnessWith({
+      cwd: repo.dir,
+      args: ["probe", "--cli", "claude-code@2.1.332", "--fixture", fixture, "--", "-p", "hi"],
+      env: { PATH: "/nonexistent", WITNESS_CACHE: join(repo.dir, "cache") },
+    });
+    expectRefusal(result, `${fixture}: files: expected at most 100 distinct {{marker:NAME}} names`);
+  });
+
   it("refuses a symlinked protocol", async () => {
     const real = await put(repo.dir, "elsewhere/0001-demo.yaml", protocolText());
     await put(repo.dir, "docs/prereg/.keep", "");

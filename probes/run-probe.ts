@@ -173,6 +173,7 @@ export async function runProbe(
       trust: (paths) => driver.trustWorkspace(paths, cli.version),
       ...(driver.prepareCell === undefined ? {} : { prepare: driver.prepareCell }),
       baseEnv,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     }),
     options.noNetns ? null : netnsTools().then((tools) => (tools ? acquireSlot(tools) : null)),
   ]);

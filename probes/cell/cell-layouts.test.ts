@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 
 import { buildChildEnv } from "../../core/child-env.js";
 import { gitOut } from "../../core/git.js";
+import { tempDir } from "../../test/support/temp-dir.js";
 import { fixtureSchema, layoutProblems } from "../contracts/fixture.js";
 import { CELL_OWN_NAMES } from "../contracts/fixture-paths.js";
 import { WITNESS_CLI } from "../contracts/placeholders.js";
@@ -118,6 +119,27 @@ describe("cell layouts", () => {
     await withCell({}, async (cell) => {
       expect((await readdir(cell.root)).filter((n) => !CELL_OWN_NAMES.includes(n))).toEqual([]);
     });
+  });
+
+  it("stops planting once aborted (a signal to witness), leaving no cell behind", async () => {
+    const { dir, cleanup } = await tempDir("witness-abort-cell-");
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = dir;
+    try {
+      const made = createCell({
+        fixture: fixtureSchema.parse({ files: [{ at: "workspace", path: "a.md", content: "" }] }),
+        nonce: "n0nce",
+        trust: driverFor("claude-code").trustWorkspace,
+        baseEnv,
+        signal: AbortSignal.abort(),
+      });
+      await expect(made).rejects.toThrow(/aborted/);
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      await cleanup();
+    }
   });
 
   it("names the built CLI witness runs with", () => {

@@ -16,6 +16,8 @@ export const WORKSPACE_SENTINEL_DIR = ".witness-sentinels";
 
 /** Files one fixture may plant. */
 export const MAX_FIXTURE_FILES = 200;
+/** Distinct marker names one fixture may plant. */
+export const MAX_FIXTURE_MARKERS = 100;
 /** Characters of one planted file's content (before markers are expanded). */
 export const MAX_FIXTURE_FILE_CHARS = 256 * 1024;
 
@@ -110,6 +112,10 @@ export const fixtureSchema = z
     files: z
       .array(fixtureFileSchema)
       .max(MAX_FIXTURE_FILES, { message: `expected at most ${MAX_FIXTURE_FILES} files` })
+      // Each marker is looked for in every planted file and every request: bounded before any work.
+      .refine((files) => markerNamesIn(files).length <= MAX_FIXTURE_MARKERS, {
+        message: `expected at most ${MAX_FIXTURE_MARKERS} distinct {{marker:NAME}} names`,
+      })
       .default([]),
     /** Sentinels placed somewhere other than the cell (no default: absent keeps locked hashes). */
     sentinelsIn: z
@@ -194,8 +200,12 @@ const MARKER_RE = /\{\{marker:([A-Za-z0-9_]+)\}\}/g;
 
 /** Marker names a fixture plants, in first-seen order. */
 export function plantedMarkerNames(fixture: Fixture): string[] {
+  return markerNamesIn(fixture.files);
+}
+
+function markerNamesIn(files: readonly { content: string }[]): string[] {
   const names = new Set<string>();
-  for (const file of fixture.files) {
+  for (const file of files) {
     for (const match of file.content.matchAll(MARKER_RE)) names.add(match[1] ?? "");
   }
   return [...names];
