@@ -1,7 +1,7 @@
 # witness shim record builder: prints one complete JSON log line for one invocation.
 # Runs with LC_ALL=C so lengths and escapes work on bytes; non-ASCII bytes pass through unchanged.
 # Inputs arrive through ENVIRON (never -v, which would interpret backslashes); ARGV holds the argv.
-#   __W_NAME, __W_CWD_FILE, __W_START (epoch ms, or empty: __W_BOOT_MS + __W_UPTIME),
+#   __W_NAME, __W_CWD, __W_START (epoch ms, or empty: __W_BOOT_MS + __W_UPTIME),
 #   __W_PID, __W_PPID, __W_ENV_RE, __W_LCALL_SET, __W_LCALL,
 #   __W_STDIN (file | empty | none), __W_STDIN_FILE, __W_STDIN_SHA, __W_TAIL (closing fields),
 #   __W_MAX (exit 3 without printing when the line would be longer; empty: no limit).
@@ -215,14 +215,7 @@ function redact_arg(i,    a, k, f) {
   return redact(a)
 }
 
-# The whole file, newlines included (the shell appended one marker byte "x" to stdin copies).
-function slurp(file,    line, out, first) {
-  out = ""; first = 1
-  while ((getline line < file) > 0) { out = out (first ? "" : "\n") line; first = 0 }
-  close(file)
-  return out
-}
-
+# The bytes of a stdin copy (the shell appended one marker byte "x" to it).
 function bytes_of(file,    line, n) {
   n = 0
   while ((getline line < file) > 0) n += length(line) + 1
@@ -234,7 +227,7 @@ function bytes_of(file,    line, n) {
 BEGIN {
   out = "{\"v\":1,\"shim\":\"" esc(ENVIRON["__W_NAME"]) "\",\"argv\":["
   for (i = 1; i < ARGC; i++) out = out (i > 1 ? "," : "") "\"" esc(redact_arg(i)) "\""
-  out = out "],\"cwd\":\"" esc(slurp(ENVIRON["__W_CWD_FILE"])) "\",\"env\":{"
+  out = out "],\"cwd\":\"" esc(ENVIRON["__W_CWD"]) "\",\"env\":{"
   re = ENVIRON["__W_ENV_RE"]
   sep = ""
   for (k in ENVIRON) {
