@@ -20,8 +20,8 @@ export const vendorEntrySchema = z.object({
   name: z.string(),
   version: z.string(),
   pkg: z.string(),
-  /** Binary path relative to the entry directory. */
-  bin: z.string(),
+  /** Binary path relative to the entry directory, never out of it (no absolute path, `.` or `..`). */
+  bin: z.string().regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\]+$/),
   /** The version the binary reported with --version. */
   reported: z.string(),
   installedAt: z.string(),
