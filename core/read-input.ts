@@ -1,8 +1,10 @@
+import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 
+import { expandedProblem } from "./document-size.js";
 import { firstLine } from "./error-text.js";
 import { InputError, type InputIssue } from "./errors.js";
 import { errnoCode } from "./fs-errors.js";
@@ -26,13 +28,25 @@ export function parseWith<S extends z.ZodType>(
   return result.data;
 }
 
-/** Parses YAML or JSON text (JSON is valid YAML); a syntax error becomes an InputError. */
-export function parseDocument(text: string, file: string): unknown {
+/**
+ * Parses YAML or JSON text (JSON is valid YAML); a syntax error becomes an InputError, and so does
+ * a document bigger than `maxBytes` once its aliases are expanded, or one that contains itself.
+ */
+export function parseDocument(
+  text: string,
+  file: string,
+  maxBytes = DEFAULT_MAX_INPUT_BYTES,
+): unknown {
+  let value: unknown;
   try {
-    return parseYaml(text, { prettyErrors: true, uniqueKeys: true });
+    // Not prettyErrors: building its excerpt for a 10 000-deep nesting ran node out of memory.
+    value = parseYaml(text, { prettyErrors: false, uniqueKeys: true, maxAliasCount: 100 });
   } catch (error) {
-    return failInput(file, "", `not valid YAML or JSON: ${firstLine(error)}`);
+    return failInput(file, "", `not valid YAML or JSON: ${firstLine(error)}${where(text, error)}`);
   }
+  const problem = expandedProblem(value, maxBytes);
+  if (problem !== null) failInput(file, "", problem);
+  return value;
 }
 
 /**
@@ -76,7 +90,8 @@ export async function readUserFile(
     if (limits.noSymlink === true && (await lstat(file)).isSymbolicLink()) {
       failInput(file, "", `expected ${what} as a regular file; got a symlink`);
     }
-    handle = await open(file, "r");
+    // Non-blocking: opening a FIFO (a symlink can name one) waits for a writer otherwise.
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw unreadableFile(file, error, what, hint);
@@ -113,7 +128,20 @@ export async function readInput<S extends z.ZodType>(
   limits: InputLimits = {},
 ): Promise<z.infer<S>> {
   const text = (await readUserFile(file, what, undefined, limits)).toString("utf8");
-  return parseWith(schema, parseDocument(text, file), file);
+  return parseWith(
+    schema,
+    parseDocument(text, file, limits.maxBytes ?? DEFAULT_MAX_INPUT_BYTES),
+    file,
+  );
+}
+
+/** ` at line L, column C` for a YAML error that says where it is (its offset), else nothing. */
+function where(text: string, error: unknown): string {
+  const offset = (error as { pos?: unknown } | null)?.pos;
+  if (!Array.isArray(offset) || typeof offset[0] !== "number") return "";
+  const before = text.slice(0, offset[0]);
+  const line = before.split("\n").length;
+  return ` at line ${line}, column ${offset[0] - before.lastIndexOf("\n")}`;
 }
 
 function failInput(file: string, path: string, message: string): never {

@@ -1,6 +1,9 @@
-// The one redaction rule: secrets by the name that holds them and by the shape of the value, each
-// replaced once by `<redacted:N>` (N its byte length). shims/assets/record.awk carries the only
-// other copy (a shim cannot start Node); core/test/fixtures/redaction/cases.json holds both to it.
+// The one redaction rule: secrets by the name that holds them, by the shape of the value (the table
+// below, then a maintained pattern set: core/secret-patterns.ts), and by being the value of a
+// secret-named variable this process or the redacted environment holds; each replaced once by
+// `<redacted:N>` (N its byte length). shims/assets/record.awk carries the only other copy of the
+// table (a shim cannot start Node); core/test/fixtures/redaction/cases.json holds both to it.
+import { heldSecrets, literalFinds, presetFinds, privateKeyFinds } from "./secret-patterns.js";
 
 /** Names that always carry a credential, listed so tests can name them. */
 export const KNOWN_SECRET_NAMES: readonly string[] = [
@@ -25,7 +28,8 @@ export function redactValue(value: string): string {
 const TOKEN = /<redacted:\d+>/g;
 const isToken = (value: string) => /^<redacted:\d+>$/.test(value);
 
-// Values that are secrets whatever holds them: vendor key formats, long enough to be real.
+// Values that are secrets whatever holds them: vendor key formats, long enough to be real. The awk
+// copy holds these too; the maintained set (presetFinds) adds many more here.
 const KEY_SHAPES: readonly RegExp[] = [
   /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g, // Anthropic, OpenAI
   /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub tokens
@@ -33,7 +37,25 @@ const KEY_SHAPES: readonly RegExp[] = [
   /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])/g, // AWS access key ids
   /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack
   /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}/g, // Google API keys
+  /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36,}/g, // npm access tokens
+  /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}/g, // GitLab personal access tokens
+  /(?<![A-Za-z0-9_])[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/g, // Stripe secret and restricted keys
+  /(?<![A-Za-z0-9_-])(?=[A-Za-z0-9_.-]{30})eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, // JWT
 ];
+
+let processSecrets: string[] | null = null;
+
+/** The values of this process's secret-named variables, read once; call again after changing them. */
+export function forgetHeldSecrets(): void {
+  processSecrets = null;
+}
+
+function held(extra?: Readonly<Record<string, string>>): string[] {
+  processSecrets ??= heldSecrets(process.env, isSecretName);
+  return extra === undefined
+    ? processSecrets
+    : [...processSecrets, ...heldSecrets(extra, isSecretName)];
+}
 
 // Header names whose value is a credential (besides every secret-looking name).
 const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]);
@@ -108,9 +130,12 @@ function assignmentSpans(text: string): Span[] {
   return spans;
 }
 
-function valueSpans(text: string): Span[] {
+function valueSpans(text: string, secrets: readonly string[]): Span[] {
   return [
     ...KEY_SHAPES.flatMap((re) => [...matches(text, re)]),
+    ...privateKeyFinds(text),
+    ...presetFinds(text),
+    ...literalFinds(text, secrets),
     ...matches(text, /\b(?:Bearer|Basic)[ \t]+([A-Za-z0-9._~+/=-]{8,})/dgi, 1),
     ...matches(text, /\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]*:([^\s@/]+)@/dgi, 1),
     ...headerSpans(text),
@@ -173,22 +198,32 @@ function apply(text: string, spans: readonly Span[]): string {
   return out + text.slice(at);
 }
 
-/** Free text with every secret-shaped value in it redacted (keys, bearer tokens, URL passwords…). */
-export function redactText(text: string): string {
-  return apply(text, [...valueSpans(text), ...jsonFieldSpans(text)]);
+/**
+ * Free text with every secret in it redacted: secret-shaped values (keys, tokens, private keys,
+ * bearer tokens, URL passwords…) and the values of the secret-named variables this process holds,
+ * and those of `env` when given (the environment the text belongs with).
+ */
+export function redactText(text: string, env?: Readonly<Record<string, string>>): string {
+  return apply(text, [...valueSpans(text, held(env)), ...jsonFieldSpans(text)]);
 }
 
-/** A copy of `env` with secret-named values redacted whole and secret-shaped values in the rest. */
+/** A copy of `env` with secret-named values redacted whole, and secrets in the rest (theirs included). */
 export function redactEnv(env: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    out[name] = isSecretName(name) && !isToken(value) ? redactValue(value) : redactText(value);
+    out[name] = isSecretName(name) && !isToken(value) ? redactValue(value) : redactText(value, env);
   }
   return out;
 }
 
-/** An argv with secrets redacted: a secret flag's value, secret JSON fields, secret-shaped values. */
-export function redactArgv(args: readonly string[]): string[] {
+/**
+ * An argv with secrets redacted: a secret flag's value, secret JSON fields, secret-shaped values,
+ * held values (this process's, and those of `env`, the environment the argv was launched with).
+ */
+export function redactArgv(
+  args: readonly string[],
+  env?: Readonly<Record<string, string>>,
+): string[] {
   return args.map((arg, i) => {
     const previous = args[i - 1];
     if (previous !== undefined && isSecretFlag(previous) && !arg.startsWith("-"))
@@ -196,17 +231,17 @@ export function redactArgv(args: readonly string[]): string[] {
     const eq = /^(--?[A-Za-z][A-Za-z0-9_-]*)=(.+)$/s.exec(arg);
     if (eq?.[1] !== undefined && eq[2] !== undefined && isSecretFlag(eq[1]))
       return `${eq[1]}=${isToken(eq[2]) ? eq[2] : redactValue(eq[2])}`;
-    return redactText(arg);
+    return redactText(arg, env);
   });
 }
 
-/** A deep copy of a JSON-like value with every string redacted by value (object keys are kept). */
-export function redactStrings<T>(value: T): T {
-  if (typeof value === "string") return redactText(value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => redactStrings(item)) as T;
+/** A deep copy of a JSON-like value with every string redacted by value (object keys are kept; `env` as for redactText). */
+export function redactStrings<T>(value: T, env?: Readonly<Record<string, string>>): T {
+  if (typeof value === "string") return redactText(value, env) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => redactStrings(item, env)) as T;
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, redactStrings(item as unknown)]),
+      Object.entries(value).map(([key, item]) => [key, redactStrings(item as unknown, env)]),
     ) as T;
   }
   return value;

@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WITNESS_ROOT } from "../test/support/built-cli.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import { runProcess } from "./exec.js";
-import { recoverFileSets, writeFilesTogether } from "./write-set.js";
+import { recoverFileSets } from "./set-recovery.js";
+import { writeFilesTogether } from "./write-set.js";
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -82,7 +83,7 @@ describe("files written together", () => {
   it("leaves a live writer's files alone", async () => {
     const part = join(dir, `.r.md.${process.pid}.abcdef.part`);
     await writeFile(part, "in progress");
-    expect(await recoverFileSets(dir)).toEqual({ completed: [], discarded: [] });
+    expect(await recoverFileSets(dir)).toEqual({ completed: [], discarded: [], kept: [] });
     expect(await readdir(dir)).toEqual([`.r.md.${process.pid}.abcdef.part`]);
   });
 });

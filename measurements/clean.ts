@@ -1,11 +1,13 @@
 // `witness clean`: what a crashed run left behind. Cells, namespace directories and throwaway
-// HOMEs in the temp directory (their processes killed first), and record files a crash cut off
-// midway, which are completed from the parts the writer had finished (never left half there).
+// HOMEs in the temp directory, install staging directories in the vendor cache (their processes
+// killed first), and record files a crash cut off midway, which are completed from the parts the
+// writer had finished (never left half there).
 import { join, resolve } from "node:path";
 
+import { defaultCacheDir } from "../core/cache-dir.js";
 import { DOCS } from "../core/doc-paths.js";
 import { repoRoot } from "../core/git.js";
-import { recoverFileSets, type SetRecovery } from "../core/write-set.js";
+import { recoverFileSets, type SetRecovery } from "../core/set-recovery.js";
 import { cleanLeftovers, type Leftover } from "../probes/leftovers.js";
 
 /** Options of `cleanAfterCrash`. */
@@ -15,6 +17,8 @@ export interface CleanAfterCrashOptions {
   out?: string;
   /** The temp directory to look in (default os.tmpdir()). */
   tmpDir?: string;
+  /** The vendor cache, whose cut-off install staging directories go too (default the usual one). */
+  cacheDir?: string;
   dryRun?: boolean;
 }
 
@@ -31,6 +35,7 @@ export async function cleanAfterCrash(options: CleanAfterCrashOptions = {}): Pro
   const cwd = options.cwd ?? process.cwd();
   const { removed, kept } = await cleanLeftovers({
     ...(options.tmpDir === undefined ? {} : { tmpDir: options.tmpDir }),
+    cacheDir: options.cacheDir ?? defaultCacheDir(),
     ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
   });
   let dir: string | null = options.out === undefined ? null : resolve(cwd, options.out);

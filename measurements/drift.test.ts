@@ -1,7 +1,11 @@
+import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 import { observation } from "../test/support/observations.js";
-import { driftTables, renderDriftMarkdown } from "./drift.js";
+import { tempDir } from "../test/support/temp-dir.js";
+import { driftTables, readRecordFilesIn, renderDriftMarkdown } from "./drift.js";
 import type { MeasurementRecord } from "./record.js";
 
 function record(
@@ -55,6 +59,25 @@ function record(
     ...extra,
   };
 }
+
+describe("records read from a directory", () => {
+  it("are the directory's own files: a symlink to a record elsewhere is not one", async () => {
+    const { dir, cleanup } = await tempDir("witness-drift-");
+    try {
+      await mkdir(join(dir, "records"));
+      await writeFile(join(dir, "elsewhere.json"), JSON.stringify(record("2.1.1", "refuted")));
+      await writeFile(
+        join(dir, "records", "own.json"),
+        JSON.stringify(record("2.1.2", "confirmed")),
+      );
+      await symlink(join(dir, "elsewhere.json"), join(dir, "records", "linked.json"));
+      const found = await readRecordFilesIn(join(dir, "records"));
+      expect(found.map((f) => f.record.cli.version)).toEqual(["2.1.2"]);
+    } finally {
+      await cleanup();
+    }
+  });
+});
 
 describe("the drift table", () => {
   it("puts each arm's verdict under each version in npm order, marking a changed row", () => {

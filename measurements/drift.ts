@@ -116,7 +116,9 @@ export async function readRecordFilesIn(
   const out: { file: string; record: MeasurementRecord }[] = [];
   for (const name of names) {
     try {
-      out.push({ file: join(dir, name), record: await readRecord(join(dir, name)) });
+      // A symlink would bring in a file from outside the directory as one of its records.
+      const record = await readRecord(join(dir, name), { noSymlink: true });
+      out.push({ file: join(dir, name), record });
     } catch {
       // Not a record: the drift table is about records only.
     }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { observationSchema } from "../probes/contracts/observation.js";
+import { cliRefSchema, probeCliNameSchema } from "../probes/contracts/probe-spec.js";
 import { witnessBuildSchema } from "./witness-build.js";
 
 /** A verdict on an arm or on a whole protocol. */
@@ -90,9 +91,11 @@ export type Shards = z.infer<typeof shardsSchema>;
 /** A measurement record (`docs/measurements/NNNN-slug-cli-version.json`). */
 export const recordSchema = z.object({
   schema: z.literal("witness.record/1"),
+  // id, slug, CLI name and version make the record's file name: each as a protocol allows it, so
+  // a record, shard or journal read back can never name a file outside its directory.
   protocol: z.object({
-    id: z.string(),
-    slug: z.string(),
+    id: z.string().regex(/^\d{4}$/, "expected a four-digit id"),
+    slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected a kebab-case slug"),
     title: z.string(),
     adr: z.string(),
     hypothesis: z.string(),
@@ -104,9 +107,9 @@ export const recordSchema = z.object({
     lockedAt: z.string(),
   }),
   cli: z.object({
-    name: z.string(),
+    name: probeCliNameSchema,
     /** The version the protocol registered. */
-    version: z.string(),
+    version: cliRefSchema.shape.version,
     /** The versions the spawns actually reported. */
     versionsRun: z.array(z.string()),
     /** The install that ran (absent in records written before witness recorded it). */

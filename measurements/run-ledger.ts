@@ -1,11 +1,13 @@
 // A local ledger of every record witness wrote, wherever it went (`--out`, a merge, another
 // clone): the amendment log's "records existed" must not depend on where a record was written.
-import { appendFile, readFile } from "node:fs/promises";
+import { appendFile, lstat } from "node:fs/promises";
 import { join } from "node:path";
 
 import { z } from "zod";
 
+import { hasErrno } from "../core/fs-errors.js";
 import { makeDirs } from "../core/make-dirs.js";
+import { readUserFile } from "../core/read-input.js";
 import { defaultCacheDir } from "../probes/vendor-cache.js";
 import type { MeasurementRecord } from "./record.js";
 
@@ -49,9 +51,21 @@ export async function recordInLedger(
   await appendFile(ledger, `${JSON.stringify(entry)}\n`);
 }
 
-/** Every ledger entry; a missing ledger is empty and a damaged line is skipped. */
+/** The largest ledger read back (a line is some 400 bytes: over 150 000 records). */
+const MAX_LEDGER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Every ledger entry; a missing ledger is empty and a damaged line is skipped. The ledger must be
+ * a regular file within its bound (a symlink or a FIFO in its place is refused, naming it).
+ */
 export async function readLedger(ledger: string): Promise<LedgerEntry[]> {
-  const text = await readFile(ledger, "utf8").catch(() => "");
+  const missing = await lstat(ledger).then(
+    () => false,
+    (error: unknown) => hasErrno(error, "ENOENT"),
+  );
+  if (missing) return [];
+  const limits = { maxBytes: MAX_LEDGER_BYTES, noSymlink: true };
+  const text = (await readUserFile(ledger, "the run ledger", undefined, limits)).toString("utf8");
   return text.split("\n").flatMap((line) => {
     if (line.trim() === "") return [];
     try {

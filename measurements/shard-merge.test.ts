@@ -178,6 +178,38 @@ describe("a run split into 3 shards, merged", () => {
     expect(await merge("m2")).toMatchObject({ kind: "compared", reproduces: true });
   });
 
+  it("refuses a shard whose protocol or CLI names a file outside the records directory", async () => {
+    const out = join(repo.dir, "s1");
+    const shard =
+      (
+        await runPlanned(
+          base({ all: false, files: [files[1] as string], out, shard: { index: 1, count: 1 } }),
+        )
+      ).shard?.file ?? "";
+    const original = await readFile(shard, "utf8");
+    for (const [field, value] of [
+      ["slug", "../../escaped"],
+      ["version", "2.1.332/../../../escaped"],
+    ] as const) {
+      const file = JSON.parse(original) as ShardFile;
+      const header = file.entries[0]!.header;
+      if (field === "slug") header.protocol.slug = value;
+      else header.cli.version = value;
+      await writeFile(shard, JSON.stringify(file));
+      const error = await mergeShards([shard], {
+        cwd: repo.dir,
+        out: join(repo.dir, "m", "n"),
+      }).catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(
+        field === "slug" ? /slug: expected/ : /version: expected/,
+      );
+    }
+    expect((await readdir(repo.dir)).filter((n) => n.includes("escaped"))).toEqual([]);
+    expect(
+      (await readdir(join(repo.dir, "m")).catch(() => [])).filter((n) => n.includes("escaped")),
+    ).toEqual([]);
+  });
+
   it("refuses a shard directory that already holds the shard, before any spawn", async () => {
     const out = join(repo.dir, "s");
     await runPlanned(base({ out, shard: { index: 1, count: 2 } }));

@@ -5,7 +5,8 @@ import { UsageError } from "../core/errors.js";
 import { errnoCode } from "../core/fs-errors.js";
 import { makeDirs } from "../core/make-dirs.js";
 import { readInput } from "../core/read-input.js";
-import { recoverFileSets, type SetWriteIo, writeFilesTogether } from "../core/write-set.js";
+import { recoverFileSets } from "../core/set-recovery.js";
+import { type SetWriteIo, writeFilesTogether } from "../core/write-set.js";
 import { type MeasurementRecord, recordSchema } from "./record.js";
 import { renderCsv } from "./render-csv.js";
 import { renderMarkdown } from "./render-md.js";
@@ -39,9 +40,12 @@ async function exists(file: string): Promise<boolean> {
 /** The largest record file read back (128 MiB: about 18 000 spawns at today's size). */
 export const MAX_RECORD_BYTES = 128 * 1024 * 1024;
 
-/** Reads and validates a record JSON file. */
-export async function readRecord(file: string): Promise<MeasurementRecord> {
-  return readInput(recordSchema, file, "the record", { maxBytes: MAX_RECORD_BYTES });
+/** Reads and validates a record JSON file (`noSymlink`: one found in a directory must be the file itself). */
+export async function readRecord(
+  file: string,
+  options: { noSymlink?: boolean } = {},
+): Promise<MeasurementRecord> {
+  return readInput(recordSchema, file, "the record", { maxBytes: MAX_RECORD_BYTES, ...options });
 }
 
 /** Where a record went, and the latest earlier record of the same protocol, CLI and version. */

@@ -13,6 +13,7 @@ import {
   tempGitRepo,
   WITNESS_ROOT,
   witnessInProcess,
+  witnessInProcessWith,
 } from "../test/support/witness-repo.js";
 
 let repo: { dir: string; cleanup: () => Promise<void> };
@@ -51,6 +52,43 @@ describe("bounds on what witness reads", () => {
     ["--jobs", "100000", "--jobs: expected at most 32; got 100000"],
   ])("refuses run %s %s before any protocol is read", async (flag, value, message) => {
     expectRefusal(await witnessInProcess(repo.dir, "run", "--all", flag, value), message);
+  });
+
+  it("refuses a script whose YAML aliases expand past its bound, or name themselves, before any work", async () => {
+    const big = `final: &x "${"x".repeat(200_000)}"\nturns:\n${"  - calls: [{ shell: *x }]\n".repeat(99)}`;
+    const cases = [
+      ["bomb.yaml", big, "expected at most 16777216 bytes once its YAML aliases are expanded"],
+      [
+        "cycle.yaml",
+        "final: done\nturns: &t [{ calls: [{ tool: T, input: { again: *t } }] }]\n",
+        "expected no YAML alias inside the node it names",
+      ],
+    ] as const;
+    for (const [name, text, message] of cases) {
+      const script = await put(repo.dir, name, text);
+      // No npm and an empty cache: a run that got past the script would stop at the install.
+      const result = await witnessInProcessWith({
+        cwd: repo.dir,
+        args: ["probe", "--cli", "claude-code@2.1.332", "--script", script, "--", "-p", "hi"],
+        env: { PATH: "/nonexistent", WITNESS_CACHE: join(repo.dir, "cache") },
+      });
+      expectRefusal(result, `${script}: ${message}`);
+    }
+  });
+
+  it("refuses a fixture of 20 000 markers before any work, naming the bound", async () => {
+    const content = Array.from({ length: 20_000 }, (_, i) => `{{marker:M${i}}}`).join(" ");
+    const fixture = await put(
+      repo.dir,
+      "fixture.yaml",
+      `files:\n  - { at: workspace, path: a.md, content: "${content}" }\n`,
+    );
+    const result = await witnessInProcessWith({
+      cwd: repo.dir,
+      args: ["probe", "--cli", "claude-code@2.1.332", "--fixture", fixture, "--", "-p", "hi"],
+      env: { PATH: "/nonexistent", WITNESS_CACHE: join(repo.dir, "cache") },
+    });
+    expectRefusal(result, `${fixture}: files: expected at most 100 distinct {{marker:NAME}} names`);
   });
 
   it("refuses a symlinked protocol", async () => {

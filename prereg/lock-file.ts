@@ -1,20 +1,25 @@
 // What a lock and its amendment log hold on disk (`NNNN-slug.lock.json`, `NNNN-slug.amendments.jsonl`),
 // and reading a lock: what locking (lock.ts) writes and the lock's history (lock-history.ts) reads.
-import { readFile } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 
 import { z } from "zod";
 
 import { lockPathOf } from "../core/doc-paths.js";
 import { hasErrno } from "../core/fs-errors.js";
-import { parseDocument, parseWith, unreadableFile } from "../core/read-input.js";
+import { parseDocument, parseWith, readUserFile, unreadableFile } from "../core/read-input.js";
 import { CANONICAL_FORMS } from "./canonical-form.js";
 
 /** A protocol's lock (`NNNN-slug.lock.json`): what was registered, and in which commit. */
 export const lockSchema = z.strictObject({
   schema: z.literal("witness.lock/1"),
   protocol: z.string(),
-  /** The protocol file, relative to the repository root. */
-  file: z.string(),
+  /** The protocol file, relative to the repository root (never outside it). */
+  file: z
+    .string()
+    .regex(
+      /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\]+$/,
+      "expected a path relative to the repository root, without . or .. segments",
+    ),
   canonicalHash: z.string().startsWith("sha256:"),
   bytesHash: z.string().startsWith("sha256:"),
   lockedAt: z.string(),
@@ -45,15 +50,24 @@ export const amendmentSchema = z.strictObject({
 });
 export type Amendment = z.infer<typeof amendmentSchema>;
 
+/** A lock is a few hundred bytes, committed: a symlink or anything bigger is not one. */
+const SMALL_CHECKOUT_FILE = { maxBytes: 64 * 1024, noSymlink: true };
+
+/** False when nothing is at `file` (a symlink counts as something, and is refused when read). */
+export async function present(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch (error) {
+    if (hasErrno(error, "ENOENT")) return false;
+    throw unreadableFile(file, error);
+  }
+}
+
 /** Reads a protocol's lock, or null when it has none. */
 export async function readLock(protocolFile: string): Promise<Lock | null> {
   const file = lockPathOf(protocolFile);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if (hasErrno(error, "ENOENT")) return null;
-    throw unreadableFile(file, error, "the lock file");
-  }
-  return parseWith(lockSchema, parseDocument(text, file), file);
+  if (!(await present(file))) return null;
+  const text = await readUserFile(file, "the lock file", undefined, SMALL_CHECKOUT_FILE);
+  return parseWith(lockSchema, parseDocument(text.toString("utf8"), file), file);
 }

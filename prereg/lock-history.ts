@@ -1,16 +1,15 @@
 // A lock's history in git: every committed version of the lock file, and whether each change of
 // the registered content was declared in the amendment log. A lock rewritten by hand after an
 // expectation changed has a history with an undeclared change, and does not verify.
-import { readFile, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
 
 import { amendmentsPathOf, lockPathOf } from "../core/doc-paths.js";
 import { InputError } from "../core/errors.js";
-import { hasErrno } from "../core/fs-errors.js";
 import { commitsOf, showAt } from "../core/git.js";
-import { parseDocument, unreadableFile, zodIssues } from "../core/read-input.js";
+import { parseDocument, readUserFile, zodIssues } from "../core/read-input.js";
 import { formExpresses, protocolHash } from "./canonical-form.js";
-import { type Amendment, amendmentSchema, type Lock, lockSchema } from "./lock-file.js";
+import { type Amendment, amendmentSchema, type Lock, lockSchema, present } from "./lock-file.js";
 import type { Protocol } from "./protocol.js";
 
 /** One version of a lock file: committed (with its commit and time) or the working tree's. */
@@ -47,33 +46,33 @@ export async function committedLocks(protocolFile: string, root: string): Promis
 /** The amendment log beside a protocol; an empty list when there is none. */
 export async function readAmendments(protocolFile: string): Promise<Amendment[]> {
   const file = amendmentsPathOf(protocolFile);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if (hasErrno(error, "ENOENT")) return [];
-    throw unreadableFile(file, error, "the amendment log");
-  }
-  return text.split("\n").flatMap((line, i) => {
-    if (line.trim() === "") return [];
-    let value: unknown;
-    try {
-      value = JSON.parse(line) as unknown;
-    } catch {
-      throw new InputError(file, [{ path: `line ${i + 1}`, message: "expected one JSON object" }]);
-    }
-    const parsed = amendmentSchema.safeParse(value);
-    if (!parsed.success) {
-      throw new InputError(
-        file,
-        zodIssues(parsed.error).map((issue) => ({
-          path: `line ${i + 1}${issue.path === "" ? "" : `.${issue.path}`}`,
-          message: issue.message,
-        })),
-      );
-    }
-    return [parsed.data];
-  });
+  if (!(await present(file))) return [];
+  const bytes = await readUserFile(file, "the amendment log", undefined, { noSymlink: true });
+  return bytes
+    .toString("utf8")
+    .split("\n")
+    .flatMap((line, i) => {
+      if (line.trim() === "") return [];
+      let value: unknown;
+      try {
+        value = JSON.parse(line) as unknown;
+      } catch {
+        throw new InputError(file, [
+          { path: `line ${i + 1}`, message: "expected one JSON object" },
+        ]);
+      }
+      const parsed = amendmentSchema.safeParse(value);
+      if (!parsed.success) {
+        throw new InputError(
+          file,
+          zodIssues(parsed.error).map((issue) => ({
+            path: `line ${i + 1}${issue.path === "" ? "" : `.${issue.path}`}`,
+            message: issue.message,
+          })),
+        );
+      }
+      return [parsed.data];
+    });
 }
 
 /**

@@ -15,6 +15,8 @@ const fourDigits = z.string().regex(/^\d{4}$/, 'expected a four-digit id as a st
 
 /** The most arms one protocol may have. */
 export const MAX_ARMS = 50;
+/** The most predicates one arm may expect (each is evaluated on every spawn). */
+export const MAX_PREDICATES = 200;
 /** The most spawns per arm, in a protocol and on `witness run --spawns`. */
 export const MAX_SPAWNS = 100;
 
@@ -25,7 +27,10 @@ export const armSchema = z.strictObject({
   fixture: fixtureSchema.default({ workspace: "outside-home", trust: false, files: [] }),
   launch: launchSchema,
   script: scriptSchema.default({ turns: [], final: "done", classifier: "allow" }),
-  expect: z.array(predicateSchema).min(1, "expected at least one predicate"),
+  expect: z
+    .array(predicateSchema)
+    .min(1, "expected at least one predicate")
+    .max(MAX_PREDICATES, `expected at most ${MAX_PREDICATES} predicates`),
 });
 export type Arm = z.infer<typeof armSchema>;
 

@@ -54,6 +54,29 @@ describe("live: fault arms", () => {
     }
   }
 
+  it("live: claude-code killed by a signal witness did not send is a fault, not a finished spawn", async (ctx) => {
+    clis.need(ctx, "claude-code");
+    // The tool call's shell kills its parent, the CLI, as anything outside witness could.
+    const o = await runProbe(
+      {
+        cli: PINNED["claude-code"],
+        fixture: { workspace: "outside-home", trust: true, files: [] },
+        script: {
+          turns: [{ calls: [{ shell: "kill -KILL $PPID" }] }],
+          final: "done",
+          classifier: "allow",
+        },
+        launch: { argv: ["-p", "hi", "--permission-mode", "bypassPermissions"] },
+        timeoutMs: BOUND_MS,
+      },
+      { cacheDir: clis.cacheDir },
+    );
+    expect(o.timedOut, o.stderrTail).toBe(false);
+    expect(o.faults.filter((f) => f.startsWith("killed: the CLI ended by SIGKILL"))).toHaveLength(
+      1,
+    );
+  });
+
   it("live: a played hang is the one timeout that is not a fault", async (ctx) => {
     clis.need(ctx, "claude-code");
     const o = await faulted("claude-code", { hang: true }, 5000);

@@ -1,6 +1,7 @@
 // What a crashed run can leave under the temp directory (cells, namespace directories, throwaway
-// HOMEs) and `witness clean`, which removes them. Each is made with an owner file naming the
-// witness process that made it, so a live run's directories are never touched.
+// HOMEs) and in the vendor cache (an install's staging directory), and `witness clean`, which
+// removes them. Each is made with an owner file naming the witness process that made it, so a
+// live run's directories are never touched.
 import { readdirSync, readlinkSync, rmSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,14 +12,22 @@ import { currentOwner, type Owner, ownerAlive, ownerSchema } from "../core/owner
 /** The temp directories witness makes, by name prefix. */
 export const LEFTOVER_PREFIXES = ["witness-cell-", "witness-netns-", "witness-version-"] as const;
 
+/** The prefix of an install's staging directory in the vendor cache. */
+export const STAGING_PREFIX = ".staging-";
+
 /** The file inside each such directory that names its maker. */
 export const OWNER_FILE = "witness-owner.json";
 
 /** Makes a temp directory `<tmp>/<prefix>XXXXXX` owned by this process. */
-export async function makeOwnedTempDir(
+export function makeOwnedTempDir(
   prefix: (typeof LEFTOVER_PREFIXES)[number],
   base = tmpdir(),
 ): Promise<string> {
+  return makeOwnedDir(base, prefix);
+}
+
+/** Makes `<base>/<prefix>XXXXXX` owned by this process (a staging directory: `.staging-<name>@<version>-`). */
+export async function makeOwnedDir(base: string, prefix: string): Promise<string> {
   const dir = await mkdtemp(join(base, prefix));
   await writeFile(join(dir, OWNER_FILE), `${JSON.stringify(currentOwner())}\n`);
   return dir;
@@ -67,59 +76,72 @@ export interface Leftover {
 export interface CleanOptions {
   /** Where to look (default os.tmpdir()). */
   tmpDir?: string;
+  /** The vendor cache, whose install staging directories are looked at too (none when absent). */
+  cacheDir?: string;
   /** Only report; remove and kill nothing. */
   dryRun?: boolean;
 }
 
 /**
- * Removes what crashed witness runs left in the temp directory, killing any process still
+ * Removes what crashed witness runs left in the temp directory (and, given the vendor cache, the
+ * staging directories of installs cut off there), killing any process still
  * running inside first. A live run's directories are kept, and so is one without an owner file:
  * a cell kept on purpose (`--keep`) or one an older witness made, which only a person can judge.
  */
 export async function cleanLeftovers(
   options: CleanOptions = {},
 ): Promise<{ removed: Leftover[]; kept: Leftover[] }> {
-  const base = options.tmpDir ?? tmpdir();
   const removed: Leftover[] = [];
   const kept: Leftover[] = [];
-  let names: string[];
-  try {
-    names = await readdir(base);
-  } catch {
-    return { removed, kept };
-  }
-  for (const name of names.sort()) {
-    if (!LEFTOVER_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
-    const path = join(base, name);
-    const info = await stat(path).catch(() => null);
-    if (info?.isDirectory() !== true) continue;
-    const owner = await ownerOf(path);
-    if (owner === null) {
-      kept.push({
-        path,
-        why: "no owner file: kept with --keep, or made by an older witness",
-        killed: [],
-      });
+  const places: [string, readonly string[]][] = [[options.tmpDir ?? tmpdir(), LEFTOVER_PREFIXES]];
+  if (options.cacheDir !== undefined) places.push([options.cacheDir, [STAGING_PREFIX]]);
+  for (const [base, prefixes] of places) {
+    let names: string[];
+    try {
+      names = await readdir(base);
+    } catch {
       continue;
     }
-    if (ownerAlive(owner)) {
-      kept.push({ path, why: `in use by witness pid ${owner.pid}`, killed: [] });
-      continue;
+    const mine = names.filter((n) => prefixes.some((prefix) => n.startsWith(prefix)));
+    for (const name of mine.sort()) {
+      const outcome = await cleanOne(join(base, name), options.dryRun === true);
+      if (outcome !== null) (outcome.removed ? removed : kept).push(outcome.leftover);
     }
-    const inside = processesInside(path);
-    if (options.dryRun !== true) {
-      for (const pid of inside) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }
-      await rm(path, { recursive: true, force: true });
-    }
-    removed.push({ path, why: `witness pid ${owner.pid} is gone`, killed: inside });
   }
   return { removed, kept };
+}
+
+/** Removes one leftover directory whose owner is gone (null: not a directory). */
+async function cleanOne(
+  path: string,
+  dryRun: boolean,
+): Promise<{ removed: boolean; leftover: Leftover } | null> {
+  const info = await stat(path).catch(() => null);
+  if (info?.isDirectory() !== true) return null;
+  const owner = await ownerOf(path);
+  if (owner === null) {
+    const why = "no owner file: kept with --keep, or made by an older witness";
+    return { removed: false, leftover: { path, why, killed: [] } };
+  }
+  if (ownerAlive(owner)) {
+    const why = `in use by witness pid ${owner.pid}`;
+    return { removed: false, leftover: { path, why, killed: [] } };
+  }
+  const inside = processesInside(path);
+  if (!dryRun) {
+    for (const pid of inside) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    await rm(path, { recursive: true, force: true });
+  }
+  return {
+    removed: true,
+    leftover: { path, why: `witness pid ${owner.pid} is gone`, killed: inside },
+  };
 }
 
 /** Marks a directory as kept on purpose (`--keep`): `witness clean` leaves it alone from now on. */

@@ -56,6 +56,19 @@ describe("spawn faults", () => {
     expect(spawnFaults(timedOut, [request("turn:0")])).toEqual(timeout);
   });
 
+  it("counts a CLI killed by a signal witness did not send as a fault, however the launcher reports it", () => {
+    const reached = [request("final")];
+    expect(spawnFaults({ ...ok, exitCode: null, signal: "SIGKILL" }, reached)).toEqual([
+      "killed: the CLI ended by SIGKILL, which witness did not send: its run was cut short",
+    ]);
+    // A PID namespace's launcher reports its child's signal as a shell does: 128 + the number.
+    expect(spawnFaults({ ...ok, exitCode: 143 }, reached)).toEqual([
+      "killed: the CLI ended by SIGTERM (exit code 143), which witness did not send: its run was cut short",
+    ]);
+    expect(spawnFaults({ ...ok, exitCode: 1 }, reached)).toEqual([]);
+    expect(spawnFaults({ ...ok, exitCode: 128 }, reached)).toEqual([]);
+  });
+
   it("does not count side traffic as a fault, answered or not", () => {
     const side = [request("side", "/api/hello", "HEAD"), request("not-found", "/health", "GET")];
     expect(spawnFaults(ok, [...side, request("final")])).toEqual([]);

@@ -1,6 +1,7 @@
 // One probe spawn end to end: cell, fake server, launch (netns when possible), observe, clean up.
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
+import { constants } from "node:os";
 import { join, relative } from "node:path";
 
 import { factsOf } from "../clis/facts-by-cli.js";
@@ -90,12 +91,31 @@ export function spawnFaults(
   }
   if (result.timedOut && !requests.some((r) => r.answer === HANG_PLAYED))
     faults.push("timeout: the CLI did not finish in time");
+  const killed = killedFromOutside(result);
+  if (killed !== null)
+    faults.push(
+      `killed: the CLI ended by ${killed}, which witness did not send: its run was cut short`,
+    );
   for (const r of model) {
     if (r.answer === NOT_FOUND_ANSWER)
       faults.push(`unserved-model-request: ${r.method} ${r.path} (the fake serves no such route)`);
     if (r.answer === "responder-error") faults.push(`fake-server-error: ${r.method} ${r.path}`);
   }
   return faults;
+}
+
+/**
+ * The signal that ended the CLI when witness did not (its timeout and abort send theirs), or null.
+ * In a PID namespace the CLI's launcher reports a signal as a shell does, 128 + its number: a CLI
+ * that exits so itself says a signal interrupted it, which cuts its run short just the same.
+ */
+export function killedFromOutside(result: ExecResult): string | null {
+  if (result.timedOut) return null;
+  if (result.signal !== null) return result.signal;
+  const n = (result.exitCode ?? 0) - 128;
+  if (n < 1 || n > 64) return null;
+  const name = Object.entries(constants.signals).find(([, number]) => number === n)?.[0];
+  return `${name ?? `signal ${n}`} (exit code ${result.exitCode})`;
 }
 
 function sideList(requests: readonly CapturedRequest[]): string {
@@ -154,6 +174,7 @@ export async function runProbe(
       trust: (paths) => driver.trustWorkspace(paths, cli.version),
       ...(driver.prepareCell === undefined ? {} : { prepare: driver.prepareCell }),
       baseEnv,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     }),
     options.noNetns ? null : netnsTools().then((tools) => (tools ? acquireSlot(tools) : null)),
   ]);

@@ -56,6 +56,23 @@ describe("the vendor cache", () => {
     expect(await cliPath({ name: "claude-code", version: "2.1.332" }, { cacheDir })).toBe(got.bin);
   });
 
+  it("trusts no cache entry whose binary path leaves the entry", async () => {
+    const cacheDir = join(dir, "cache");
+    const entry = join(cacheDir, "claude-code@2.1.332");
+    await mkdir(entry, { recursive: true });
+    await writeFile(join(dir, "elsewhere"), "#!/bin/sh\n");
+    const bad = {
+      name: "claude-code",
+      version: "2.1.332",
+      pkg: "@anthropic-ai/claude-code",
+      bin: "../../elsewhere",
+      reported: "2.1.332",
+      installedAt: "2026-01-01T00:00:00.000Z",
+    };
+    await writeFile(join(entry, "witness-vendor.json"), JSON.stringify(bad));
+    expect(await cliPath({ name: "claude-code", version: "2.1.332" }, { cacheDir })).toBeNull();
+  });
+
   it("gives npm the machine's CA and proxy settings, and never a secret", async () => {
     const seen = join(dir, "npm.env");
     await ensureCli(

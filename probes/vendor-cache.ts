@@ -1,6 +1,5 @@
 // Vendor CLI cache: exact npm versions installed once per name@version, resolved to their binary.
-import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -13,15 +12,16 @@ import { UsageError } from "../core/errors.js";
 import { runProcess } from "../core/exec.js";
 import { makeDirs } from "../core/make-dirs.js";
 import type { CliRef } from "./contracts/probe-spec.js";
-import { makeOwnedTempDir } from "./leftovers.js";
+import { containment } from "./isolation/contain.js";
+import { makeOwnedDir, makeOwnedTempDir, OWNER_FILE, STAGING_PREFIX } from "./leftovers.js";
 
 /** What the cache keeps beside each install, so a later run trusts it without re-running npm. */
 export const vendorEntrySchema = z.object({
   name: z.string(),
   version: z.string(),
   pkg: z.string(),
-  /** Binary path relative to the entry directory. */
-  bin: z.string(),
+  /** Binary path relative to the entry directory, never out of it (no absolute path, `.` or `..`). */
+  bin: z.string().regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\]+$/),
   /** The version the binary reported with --version. */
   reported: z.string(),
   installedAt: z.string(),
@@ -97,9 +97,7 @@ async function reportVersion(bin: string, cwd: string, parent: VendorCacheOption
   };
   try {
     await mkdir(set.TMPDIR);
-    const result = await runProcess({
-      file: bin,
-      args: ["--version"],
+    const result = await runContained(bin, ["--version"], {
       env: buildChildEnv({ parent: parent ?? process.env, set }),
       cwd,
       timeoutMs: 30_000,
@@ -132,6 +130,37 @@ export function npmRelevantLine(output: string): string {
   return said.find((l) => l !== "") ?? lines.at(-1) ?? "npm failed without a message";
 }
 
+/** The first executable `name` in the directories of `path`, or null. */
+function onPath(name: string, path = ""): string | null {
+  for (const dir of path.split(":").filter((d) => d.startsWith("/"))) {
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/**
+ * Runs npm, or a freshly installed CLI, the way a probe runs a CLI (probes/isolation/contain.ts):
+ * it and everything it starts die with witness however witness dies, SIGKILL included.
+ */
+async function runContained(
+  file: string,
+  args: readonly string[],
+  options: { env: Record<string, string>; cwd: string; timeoutMs: number },
+) {
+  const contained = await containment();
+  return runProcess({
+    ...contained.wrap(file, args),
+    ...options,
+    killSignal: "SIGKILL",
+    processGroup: contained.kind === "process-group",
+  });
+}
+
 // One install per cache entry in this process: concurrent spawns of one version share it.
 const pending = new Map<string, Promise<{ bin: string; version: string }>>();
 
@@ -160,16 +189,19 @@ async function install(
   const bin = cliRow(ref.name).bin ?? ref.name;
   const pkg = packageFor(ref.name, ref.version);
   await makeDirs(cacheDir);
-  const staging = join(
-    cacheDir,
-    `.staging-${ref.name}@${ref.version}-${randomBytes(4).toString("hex")}`,
-  );
-  await mkdir(staging);
+  // Owned, so `witness clean` removes what an install cut off by a crash left (about 370 MB).
+  const staging = await makeOwnedDir(cacheDir, `${STAGING_PREFIX}${ref.name}@${ref.version}-`);
   try {
     const env = npmEnv(options.env ?? process.env);
-    const npm = await runProcess({
-      file: "npm",
-      args: [
+    // Resolved here: a launcher would report a missing npm as its own exit 127.
+    const npmBin = onPath("npm", env.PATH);
+    if (npmBin === null)
+      throw new UsageError(
+        `cannot install ${ref.name}@${ref.version}: npm could not start (ENOENT: not on PATH)`,
+      );
+    const npm = await runContained(
+      npmBin,
+      [
         "install",
         "--prefix",
         staging,
@@ -179,10 +211,8 @@ async function install(
         "--loglevel=error",
         `${pkg}@${ref.version}`,
       ],
-      env,
-      cwd: staging,
-      timeoutMs: 10 * 60_000,
-    });
+      { env, cwd: staging, timeoutMs: 10 * 60_000 },
+    );
     if (npm.spawnError !== null) {
       throw new UsageError(
         `cannot install ${ref.name}@${ref.version}: npm could not start (${npm.spawnError})`,
@@ -212,6 +242,8 @@ async function install(
       installedAt: new Date().toISOString(),
     };
     await writeFile(join(staging, ENTRY_FILE), `${JSON.stringify(entry, null, 2)}\n`);
+    // The cache entry is no leftover: only the staging directory is owned.
+    await rm(join(staging, OWNER_FILE));
     try {
       await rename(staging, dir);
     } catch (error) {

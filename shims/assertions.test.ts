@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { checkSpawned, sideBySide, unmetPlans } from "./assertions.js";
+import { type AsymmetricMatcher, checkSpawned, sideBySide, unmetPlans } from "./assertions.js";
 import type { ShimRecord } from "./log-schema.js";
 
 const rec = (over: Partial<ShimRecord>): ShimRecord => ({
@@ -56,6 +56,20 @@ describe("checkSpawned", () => {
     const check = checkSpawned(records, "claude", { env: { OPENAI_API_KEY: null } });
     expect(check.pass).toBe(false);
     expect(check.message).toContain('env OPENAI_API_KEY: expected absent, actual "<redacted:3>"');
+  });
+
+  it("reads only the variables the record holds, never Object.prototype's", () => {
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      const anything = { asymmetricMatch: (v: unknown) => v !== undefined, toString: () => "set" };
+      expect(checkSpawned(records, "claude", { env: { [name]: anything } }).pass, name).toBe(false);
+      expect(checkSpawned(records, "claude", { env: { [name]: null } }).pass, name).toBe(true);
+    }
+  });
+
+  it("passes a vitest matcher on a variable only when the record holds it", () => {
+    const anything: unknown = expect.anything();
+    const env = { constructor: anything as AsymmetricMatcher };
+    expect(checkSpawned(records, "claude", { env }).pass).toBe(false);
   });
 
   it("names the shims that were called when the expected one never was", () => {

@@ -115,7 +115,8 @@ export function differences(record: ShimRecord, expected: SpawnExpectation): str
     out.push(`cwd: expected ${real(expected.cwd)}, actual ${record.cwd}`);
   }
   for (const [name, want] of Object.entries(expected.env ?? {})) {
-    const got = record.env[name];
+    // Own keys only: `constructor` or `toString` must not be found on Object.prototype.
+    const got = Object.hasOwn(record.env, name) ? record.env[name] : undefined;
     if (want === null && got !== undefined)
       out.push(`env ${name}: expected absent, actual ${show(got)}`);
     if (want !== null && !matchesExpected(want, got))

@@ -12,6 +12,8 @@ export interface HostTools {
   mkdir: string;
   rmdir: string;
   sleep: string;
+  /** Removes a call's own scratch files. */
+  rm: string;
   /** The digest command: `sha256sum`, or `shasum -a 256` where only that exists. */
   sha256: readonly string[];
   /** `flock` when present; otherwise large records are serialised with a mkdir lock. */
@@ -20,7 +22,7 @@ export interface HostTools {
   envDefaultSignal: string | undefined;
 }
 
-const REQUIRED = ["awk", "date", "cat", "tee", "mkfifo", "mkdir", "rmdir", "sleep"] as const;
+const REQUIRED = ["awk", "date", "cat", "tee", "mkfifo", "mkdir", "rmdir", "sleep", "rm"] as const;
 
 /** Finds the host utilities on `path`, skipping the shim directory; throws UsageError naming what is missing. */
 export async function findHostTools(path: string, shimDir: string): Promise<HostTools> {
@@ -56,6 +58,7 @@ export async function findHostTools(path: string, shimDir: string): Promise<Host
     mkdir: found.mkdir ?? "",
     rmdir: found.rmdir ?? "",
     sleep: found.sleep ?? "",
+    rm: found.rm ?? "",
     sha256,
     flock: find("flock"),
     envDefaultSignal: env !== undefined && (await supportsDefaultSignal(env)) ? env : undefined,

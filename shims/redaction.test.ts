@@ -23,7 +23,8 @@ describe("the shim's redaction, on the shared table", () => {
   it.each(REDACTION_CASES.map((c, i) => [c.case, c, i] as const))("%s", async (_, c, i) => {
     const shims = await installShims({ dir: join(dir, String(i)), names: ["claude"], env: names });
     const argv = "argv" in c ? c.argv : [];
-    const env = "env" in c ? c.env : {};
+    // The shim holds what its environment holds: the case's variables, or those an argv row names.
+    const env = "env" in c ? c.env : (c.holding ?? {});
     await run(join(shims.dir, "claude"), argv, { env });
     const [record] = (await readShimLog(shims.log)).records;
     if ("env" in c) {

@@ -81,6 +81,7 @@ export function renderConfig(config: ShimConfig): string {
     assign("mkdir_bin", t.mkdir),
     assign("rmdir_bin", t.rmdir),
     assign("sleep_bin", t.sleep),
+    assign("rm_bin", t.rm),
     assign("flock_bin", config.forceMkdirLock === true ? "" : (t.flock ?? "")),
     assign("env_bin", t.envDefaultSignal ?? ""),
     `__witness_beyond_code=${BEYOND_PLAN_EXIT_CODE}`,

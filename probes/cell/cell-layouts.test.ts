@@ -2,15 +2,19 @@
 // primary files planted after it, a cwd below the workspace, extra directories under the cell,
 // and {{path:<root>}} in planted contents.
 import { existsSync, readFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
 import { buildChildEnv } from "../../core/child-env.js";
 import { gitOut } from "../../core/git.js";
+import { tempDir } from "../../test/support/temp-dir.js";
 import { fixtureSchema, layoutProblems } from "../contracts/fixture.js";
+import { CELL_OWN_NAMES } from "../contracts/fixture-paths.js";
 import { WITNESS_CLI } from "../contracts/placeholders.js";
 import { driverFor } from "../drivers/index.js";
+import { OWNER_FILE } from "../leftovers.js";
 import { type Cell, createCell, removeCell } from "./cell.js";
 
 const baseEnv = buildChildEnv({ parent: process.env });
@@ -103,6 +107,41 @@ describe("cell layouts", () => {
     );
   });
 
+  it("reserves every name the cell makes at its root, the owner file included", async () => {
+    expect(CELL_OWN_NAMES).toContain(OWNER_FILE);
+    await withCell(
+      { files: [{ at: "cell", path: "staged/x", content: "" }], workspace: "under-home" },
+      async (cell) => {
+        const made = (await readdir(cell.root)).filter((n) => n !== "staged");
+        expect(made.filter((n) => !CELL_OWN_NAMES.includes(n))).toEqual([]);
+      },
+    );
+    await withCell({}, async (cell) => {
+      expect((await readdir(cell.root)).filter((n) => !CELL_OWN_NAMES.includes(n))).toEqual([]);
+    });
+  });
+
+  it("stops planting once aborted (a signal to witness), leaving no cell behind", async () => {
+    const { dir, cleanup } = await tempDir("witness-abort-cell-");
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = dir;
+    try {
+      const made = createCell({
+        fixture: fixtureSchema.parse({ files: [{ at: "workspace", path: "a.md", content: "" }] }),
+        nonce: "n0nce",
+        trust: driverFor("claude-code").trustWorkspace,
+        baseEnv,
+        signal: AbortSignal.abort(),
+      });
+      await expect(made).rejects.toThrow(/aborted/);
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      await cleanup();
+    }
+  });
+
   it("names the built CLI witness runs with (cli/main.e2e.test.ts finds it there)", () => {
     expect(WITNESS_CLI).toMatch(/\/dist\/cli\/main\.js$/);
   });
@@ -136,10 +175,8 @@ describe("cell layouts", () => {
     expect(home.error?.issues[0]?.message).toBe(
       "expected at: home for a path inside the home directory; got cell",
     );
-    const tmp = layoutProblems(
-      fixtureSchema.parse({ files: [{ at: "cell", path: "tmp/x", content: "" }] }),
-    );
-    expect(tmp[0]?.message).toContain("outside the cell's own directories");
+    const tmp = fixtureSchema.safeParse({ files: [{ at: "cell", path: "tmp/x", content: "" }] });
+    expect(tmp.error?.issues[0]?.message).toContain("outside the cell's own names");
   });
 
   it("refuses a cwd or worktree that is not a plain relative path", () => {

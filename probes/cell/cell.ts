@@ -53,6 +53,8 @@ export interface CellOptions {
   prepare?: (cell: CellPaths) => Promise<void>;
   /** Parent environment for git (PATH, locale); the allow-list is applied by the caller. */
   baseEnv: Record<string, string>;
+  /** Stops planting once aborted (a signal to witness): the cell is then removed. */
+  signal?: AbortSignal;
 }
 
 /** The variables every process in a cell gets: its HOME, XDG, TMPDIR, CODEX_HOME, git isolation. */
@@ -92,7 +94,7 @@ export async function createCell(options: CellOptions): Promise<Cell> {
 
 async function populate(
   root: string,
-  { fixture, nonce, trust, prepare, baseEnv }: CellOptions,
+  { fixture, nonce, trust, prepare, baseEnv, signal }: CellOptions,
 ): Promise<Cell> {
   const home = join(root, "home");
   const tmp = join(root, "tmp");
@@ -139,6 +141,7 @@ async function populate(
       (f) => f.at === at && (f.afterWorktree === true) === afterWorktree,
     );
     for (const file of files) {
+      signal?.throwIfAborted();
       const target = join(roots[at], file.path);
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, resolvePaths(plantMarkers(file.content, nonce), pathRoots));

@@ -63,6 +63,34 @@ export function innermostRoot(layout: CellLayout, path: string): FixtureRootName
   return sorted.find((r) => path.startsWith(`${layout[r]}/`)) ?? "cell";
 }
 
+/**
+ * Names at the cell root the cell and the probe make themselves (its directories, its git config,
+ * the owner file `witness clean` reads, the requests and output a kept cell holds, a driver's
+ * settings): a file `at: cell` lies inside a directory of its own, never on or in one of these.
+ */
+export const CELL_OWN_NAMES: readonly string[] = [
+  "home",
+  "outside",
+  "tmp",
+  "sentinels",
+  "overlay",
+  "gitconfig",
+  "witness-owner.json",
+  "requests.json",
+  "output.json",
+  "gemini-system-settings.json",
+];
+
+/** Why a file `at: cell` cannot be planted at `path`, or null: a control name is the cell's. */
+export function cellFileProblem(path: string): string | null {
+  const [top = "", ...rest] = path.split("/");
+  if (CELL_OWN_NAMES.includes(top.normalize("NFC").toLowerCase()))
+    return `expected a path outside the cell's own names (${CELL_OWN_NAMES.join(", ")}); use their own roots`;
+  if (rest.length === 0)
+    return "expected a path inside a directory of its own (e.g. staged/x): a file at the cell's root could be one the cell itself uses";
+  return null;
+}
+
 /** The longest fixture path, in bytes: far below PATH_MAX once the cell's own prefix is added. */
 export const MAX_FIXTURE_PATH_BYTES = 1024;
 /** The longest name of one path segment, in bytes (NAME_MAX on Linux and macOS). */

@@ -3,6 +3,7 @@ import { posix } from "node:path";
 import { z } from "zod";
 
 import {
+  cellFileProblem,
   cellLayout,
   fixturePathProblem,
   innermostRoot,
@@ -15,6 +16,8 @@ export const WORKSPACE_SENTINEL_DIR = ".witness-sentinels";
 
 /** Files one fixture may plant. */
 export const MAX_FIXTURE_FILES = 200;
+/** Distinct marker names one fixture may plant. */
+export const MAX_FIXTURE_MARKERS = 100;
 /** Characters of one planted file's content (before markers are expanded). */
 export const MAX_FIXTURE_FILE_CHARS = 256 * 1024;
 
@@ -109,6 +112,10 @@ export const fixtureSchema = z
     files: z
       .array(fixtureFileSchema)
       .max(MAX_FIXTURE_FILES, { message: `expected at most ${MAX_FIXTURE_FILES} files` })
+      // Each marker is looked for in every planted file and every request: bounded before any work.
+      .refine((files) => markerNamesIn(files).length <= MAX_FIXTURE_MARKERS, {
+        message: `expected at most ${MAX_FIXTURE_MARKERS} distinct {{marker:NAME}} names`,
+      })
       .default([]),
     /** Sentinels placed somewhere other than the cell (no default: absent keeps locked hashes). */
     sentinelsIn: z
@@ -145,7 +152,12 @@ export const fixtureSchema = z
           path: ["files", index, "at"],
           message: `expected at: ${deepest} for a path inside the ${deepest} directory; got ${f.at}`,
         });
+        return;
       }
+      // The cell's own names (its owner file, its directories) are never a fixture's to plant.
+      const own = f.at === "cell" ? cellFileProblem(f.path) : null;
+      if (own !== null)
+        ctx.addIssue({ code: "custom", path: ["files", index, "path"], message: own });
     });
     for (const { index, message } of pathClashes(placed, layout.made)) {
       ctx.addIssue({ code: "custom", path: ["files", index, "path"], message });
@@ -155,9 +167,6 @@ export type Fixture = z.infer<typeof fixtureSchema>;
 
 /** Where the nested layout's worktree lies inside the primary checkout when the fixture says nothing. */
 export const DEFAULT_WORKTREE = "ws";
-
-/** Names at the cell root the cell makes itself; a file `at: cell` may not lie in or on them. */
-const CELL_OWN = ["home", "outside", "tmp", "sentinels", "gitconfig", "overlay", "requests.json"];
 
 /** What is wrong with a fixture's layout fields, each with its path below `fixture`. */
 export function layoutProblems(fixture: Fixture): { path: (string | number)[]; message: string }[] {
@@ -171,11 +180,6 @@ export function layoutProblems(fixture: Fixture): { path: (string | number)[]; m
   if (fixture.worktree !== undefined && fixture.worktree.split("/")[0] === ".git")
     problems.push({ path: ["worktree"], message: "expected a worktree path outside .git" });
   fixture.files.forEach((f, i) => {
-    if (f.at === "cell" && CELL_OWN.includes(f.path.split("/")[0] ?? ""))
-      problems.push({
-        path: ["files", i, "path"],
-        message: `expected a path outside the cell's own directories (${CELL_OWN.join(", ")}); use their own roots`,
-      });
     if (f.afterWorktree === undefined) return;
     if (!nested)
       problems.push({
@@ -196,8 +200,12 @@ const MARKER_RE = /\{\{marker:([A-Za-z0-9_]+)\}\}/g;
 
 /** Marker names a fixture plants, in first-seen order. */
 export function plantedMarkerNames(fixture: Fixture): string[] {
+  return markerNamesIn(fixture.files);
+}
+
+function markerNamesIn(files: readonly { content: string }[]): string[] {
   const names = new Set<string>();
-  for (const file of fixture.files) {
+  for (const file of files) {
     for (const match of file.content.matchAll(MARKER_RE)) names.add(match[1] ?? "");
   }
   return [...names];

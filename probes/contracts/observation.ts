@@ -152,18 +152,21 @@ export type Observation = z.infer<typeof observationSchema>;
 
 /**
  * An observation with its secrets redacted, once: the environment by name and value, the argv
- * (secret flags, JSON fields, key shapes), and every text the CLI printed or a tool returned.
+ * (secret flags, JSON fields, key shapes), and every text the CLI printed or a tool returned; the
+ * values of the environment's secret-named variables (and witness's own) wherever they appear.
  */
 export function redactObservation(o: Observation): Observation {
+  // The values of the spawn's own secret-named variables are secrets wherever they turn up.
+  const env = o.env;
   return {
     ...o,
-    argv: redactArgv(o.argv),
-    ...(o.stdin === undefined ? {} : { stdin: redactText(o.stdin) }),
-    env: redactEnv(o.env),
-    toolCalls: redactStrings(o.toolCalls),
-    rejectedArgv: redactStrings(o.rejectedArgv),
-    faults: redactStrings(o.faults),
-    stdoutTail: redactStrings(o.stdoutTail),
-    stderrTail: redactStrings(o.stderrTail),
+    argv: redactArgv(o.argv, env),
+    ...(o.stdin === undefined ? {} : { stdin: redactText(o.stdin, env) }),
+    env: redactEnv(env),
+    toolCalls: redactStrings(o.toolCalls, env),
+    rejectedArgv: redactStrings(o.rejectedArgv, env),
+    faults: redactStrings(o.faults, env),
+    stdoutTail: redactStrings(o.stdoutTail, env),
+    stderrTail: redactStrings(o.stderrTail, env),
   };
 }

@@ -9,6 +9,11 @@ export const toolCallSchema = z.union([
 ]);
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
+/** Turns one script may play: bounded before any work. */
+export const MAX_SCRIPT_TURNS = 100;
+/** Tool calls one turn may ask for. */
+export const MAX_TURN_CALLS = 50;
+
 /** An infrastructure fault the fake server plays instead of a reply. */
 export const faultSchema = z.union([
   z.strictObject({ status: z.number().int().min(400).max(599) }),
@@ -27,7 +32,21 @@ export type Turn = z.infer<typeof turnSchema>;
 
 /** The fake model's script. After the last turn it answers with `final`. */
 export const scriptSchema = z.strictObject({
-  turns: z.array(turnSchema).default([]),
+  turns: z
+    .array(turnSchema)
+    .max(MAX_SCRIPT_TURNS, { message: `expected at most ${MAX_SCRIPT_TURNS} turns` })
+    // Here, not inside the turn's union, whose failure would only say "Invalid input".
+    .superRefine((turns, ctx) => {
+      turns.forEach((turn, i) => {
+        if ("calls" in turn && turn.calls.length > MAX_TURN_CALLS)
+          ctx.addIssue({
+            code: "custom",
+            path: [i, "calls"],
+            message: `expected at most ${MAX_TURN_CALLS} calls in one turn`,
+          });
+      });
+    })
+    .default([]),
   final: z.string().default("done"),
   /** How Claude Code's auto/plan-mode security classifier is answered. */
   classifier: z.enum(["allow", "block"]).default("allow"),

@@ -1,7 +1,7 @@
 # witness shim record builder: prints one complete JSON log line for one invocation.
 # Runs with LC_ALL=C so lengths and escapes work on bytes; non-ASCII bytes pass through unchanged.
 # Inputs arrive through ENVIRON (never -v, which would interpret backslashes); ARGV holds the argv.
-#   __W_NAME, __W_CWD_FILE, __W_START (epoch ms, or empty: __W_BOOT_MS + __W_UPTIME),
+#   __W_NAME, __W_CWD, __W_START (epoch ms, or empty: __W_BOOT_MS + __W_UPTIME),
 #   __W_PID, __W_PPID, __W_ENV_RE, __W_LCALL_SET, __W_LCALL,
 #   __W_STDIN (file | empty | none), __W_STDIN_FILE, __W_STDIN_SHA, __W_TAIL (closing fields),
 #   __W_MAX (exit 3 without printing when the line would be longer; empty: no limit).
@@ -148,6 +148,41 @@ function json_fields(s,    t, i, j, c, nt, ts, te) {
   }
 }
 
+# A private key block, BEGIN to END (or to the end of a text cut short); a text cut before its
+# BEGIN (an output's tail) loses the base64 lines above its first END.
+function private_keys(s,    b1, e1, el, st, k, line, pos, bl, en) {
+  e1 = 0; b1 = 0
+  if (match(s, /-----END[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----/)) { e1 = RSTART; el = RLENGTH }
+  if (match(s, /-----BEGIN[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----/)) b1 = RSTART
+  if (e1 > 0 && (b1 == 0 || b1 > e1)) {
+    st = e1
+    while (st > 1 && substr(s, st - 1, 1) == "\n") {
+      k = st - 2
+      while (k >= 1 && substr(s, k, 1) != "\n") k--
+      line = substr(s, k + 1, st - 2 - k); sub(/\r$/, "", line)
+      if (line !~ /^[A-Za-z0-9+\/=]+$/) break
+      st = k + 1
+    }
+    span(st, e1 + el, -1)
+  }
+  pos = 1
+  while (match(substr(s, pos), /-----BEGIN[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----/)) {
+    st = pos + RSTART - 1; bl = RLENGTH
+    if (match(substr(s, st), /-----END[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----/)) en = st + RSTART - 1 + RLENGTH
+    else en = length(s) + 1
+    span(st, en, -1)
+    pos = st + bl
+  }
+}
+
+# The values of the secret-named variables this process holds (8 bytes or more), wherever they are.
+function held_values(s,    i, v, pos, j) {
+  for (i = 1; i <= NH; i++) {
+    v = HV[i]; pos = 1
+    while ((j = index(substr(s, pos), v)) > 0) { span(pos + j - 1, pos + j - 1 + length(v), -1); pos += j - 1 + length(v) }
+  }
+}
+
 # Free text with each secret-shaped value replaced, once, by <redacted:N> (N its byte length).
 function redact(s,    i, j, k, pos, np, PA, PZ, PN, keep, out, at, t) {
   if (s == "") return s
@@ -158,6 +193,12 @@ function redact(s,    i, j, k, pos, np, PA, PZ, PN, keep, out, at, t) {
   if (index(s, "AKIA") || index(s, "ASIA")) shapes(s, "(AKIA|ASIA)[0-9A-Z]+", 20, 0, "[A-Za-z0-9]", "[a-z]")
   if (index(s, "xox")) shapes(s, "xox[abposr]-[A-Za-z0-9-]+", 15, 0, "[A-Za-z0-9]", "")
   if (index(s, "AIza")) shapes(s, "AIza[0-9A-Za-z_-]+", 39, 39, "[A-Za-z0-9_-]", "")
+  if (index(s, "npm_")) shapes(s, "npm_[A-Za-z0-9]+", 40, 0, "[A-Za-z0-9_]", "")
+  if (index(s, "glpat-")) shapes(s, "glpat-[A-Za-z0-9_-]+", 26, 0, "[A-Za-z0-9_-]", "")
+  if (index(s, "k_live_") || index(s, "k_test_")) shapes(s, "[sr]k_(live|test)_[A-Za-z0-9]+", 24, 0, "[A-Za-z0-9_]", "")
+  if (index(s, "eyJ")) shapes(s, "eyJ[A-Za-z0-9_-]+\\.eyJ[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+", 30, 0, "[A-Za-z0-9_-]", "")
+  if (index(s, "PRIVATE KEY")) private_keys(s)
+  if (NH > 0) held_values(s)
   if (tolower(s) ~ /bearer|basic/) bearer(s)
   if (index(s, "://")) url_password(s)
   if (index(s, ":") || index(s, "=")) lines(s)
@@ -215,14 +256,7 @@ function redact_arg(i,    a, k, f) {
   return redact(a)
 }
 
-# The whole file, newlines included (the shell appended one marker byte "x" to stdin copies).
-function slurp(file,    line, out, first) {
-  out = ""; first = 1
-  while ((getline line < file) > 0) { out = out (first ? "" : "\n") line; first = 0 }
-  close(file)
-  return out
-}
-
+# The bytes of a stdin copy (the shell appended one marker byte "x" to it).
 function bytes_of(file,    line, n) {
   n = 0
   while ((getline line < file) > 0) n += length(line) + 1
@@ -232,9 +266,11 @@ function bytes_of(file,    line, n) {
 }
 
 BEGIN {
+  NH = 0
+  for (hn in ENVIRON) if (secret(hn) && length(ENVIRON[hn]) >= 8 && !is_token(ENVIRON[hn])) HV[++NH] = ENVIRON[hn]
   out = "{\"v\":1,\"shim\":\"" esc(ENVIRON["__W_NAME"]) "\",\"argv\":["
   for (i = 1; i < ARGC; i++) out = out (i > 1 ? "," : "") "\"" esc(redact_arg(i)) "\""
-  out = out "],\"cwd\":\"" esc(slurp(ENVIRON["__W_CWD_FILE"])) "\",\"env\":{"
+  out = out "],\"cwd\":\"" esc(ENVIRON["__W_CWD"]) "\",\"env\":{"
   re = ENVIRON["__W_ENV_RE"]
   sep = ""
   for (k in ENVIRON) {

@@ -8,7 +8,6 @@
 # shellcheck disable=SC2154,SC3013
 #@@CONFIG@@
 
-__witness_pidfile="$__witness_state/run.$$"
 # Start time without a fork: uptime plus the boot time measured at install, while still in that boot.
 __witness_start=
 __witness_uptime=
@@ -19,10 +18,36 @@ if [ -z "$__witness_boot_id" ] || [ "$__witness_boot" != "$__witness_boot_id" ] 
   # A date without %N (BSD) prints letters: fall back to whole seconds.
   case $__witness_start in *[!0-9]*) __witness_start="$("$__witness_date_bin" +%s)000" ;; esac
 fi
-# pwd is a builtin; writing it to a file avoids the fork of a command substitution.
-pwd -P >"$__witness_pidfile.cwd"
-__witness_tmp="$__witness_pidfile.stdin"
+# The physical working directory without a fork: `cd -P .` sets PWD, then the caller's goes back.
+__witness_pwd=$PWD
+__witness_cwd=
+cd -P . 2>/dev/null && __witness_cwd=$PWD
+PWD=$__witness_pwd
 __witness_stdin_mode=none
+
+# A call's own files (stdin copy, FIFO, job status) share a prefix this call claims with an O_EXCL
+# create: a pid is not unique among shims in separate PID namespaces sharing this directory. No
+# fork (a fork can make the shell forget a finished job); claimed only when a call needs files.
+__witness_scratch=
+__witness_tmp=
+__witness_make_scratch() {
+  [ -n "$__witness_scratch" ] && return 0
+  __witness_n=0
+  set -C
+  # `true`, not `:`: a failed redirection of a special built-in ends the shell.
+  until true 2>/dev/null >"$__witness_state/call.$$.$__witness_n"; do
+    __witness_n=$((__witness_n + 1))
+    [ "$__witness_n" -lt 1000 ] || break
+  done
+  set +C
+  [ "$__witness_n" -lt 1000 ] || return 1
+  __witness_scratch="$__witness_state/call.$$.$__witness_n"
+  __witness_tmp="$__witness_scratch.stdin"
+}
+__witness_drop_scratch() {
+  [ -z "$__witness_scratch" ] ||
+    "$__witness_rm_bin" -f "$__witness_scratch" "$__witness_tmp" "$__witness_scratch.fifo" "$__witness_scratch.jobs"
+}
 
 # Reads the digest of the captured stdin; awk counts its bytes after a marker byte is appended.
 __witness_digest() {
@@ -70,7 +95,7 @@ __witness_record() {
 # The caller's LC_ALL is read before awk's own is set to C: SC2097/SC2098 are the intent here.
 # shellcheck disable=SC2097,SC2098
 __witness_write() {
-  __W_NAME="$__witness_name" __W_CWD_FILE="$__witness_pidfile.cwd" __W_START="$__witness_start" \
+  __W_NAME="$__witness_name" __W_CWD="$__witness_cwd" __W_START="$__witness_start" \
     __W_BOOT_MS="$__witness_boot_ms" __W_UPTIME="$__witness_uptime" \
     __W_PID="$$" __W_PPID="$PPID" __W_ENV_RE="$__witness_env_re" \
     __W_LCALL_SET="${LC_ALL+1}" __W_LCALL="${LC_ALL-}" \
@@ -89,7 +114,7 @@ if [ "$__witness_mode" != pass ]; then
   if __witness_wants_stdin; then
     if [ /dev/stdin -ef /dev/null ]; then
       __witness_stdin_mode=empty
-    else
+    elif __witness_make_scratch; then
       "$__witness_cat_bin" >"$__witness_tmp"
       __witness_digest
     fi
@@ -114,9 +139,10 @@ if [ "$__witness_mode" != pass ]; then
   __witness_tail="$__witness_tail,\"mode\":\"$__witness_mode\",\"exitCode\":$__witness_code}"
   if ! __witness_record "$@"; then
     __witness_fail_log
+    __witness_drop_scratch
     exit 125
   fi
-  [ "$__witness_stdin_mode" = file ] && : >"$__witness_tmp"
+  __witness_drop_scratch
   if [ "$__witness_call" -gt "$__witness_plan_len" ]; then
     printf 'witness shim %s: call %s arrived beyond the plan of %s call(s); the plan expected no more calls\n' \
       "$__witness_name" "$__witness_call" "$__witness_plan_len" >&2
@@ -160,9 +186,9 @@ if [ ! -e /dev/stdin ]; then
 else
   # A background job's stdin would be /dev/null: hand the real stdin over on fd 9.
   exec 9<&0
-  if __witness_wants_stdin && [ ! /dev/stdin -ef /dev/null ]; then
-    __witness_fifo="$__witness_pidfile.fifo"
-    [ -p "$__witness_fifo" ] || "$__witness_mkfifo_bin" "$__witness_fifo"
+  if __witness_wants_stdin && [ ! /dev/stdin -ef /dev/null ] && __witness_make_scratch; then
+    __witness_fifo="$__witness_scratch.fifo"
+    "$__witness_mkfifo_bin" "$__witness_fifo"
     : >"$__witness_tmp"
     # tee copies stdin for the digest while the child still reads it as a stream.
     "$__witness_tee_bin" "$__witness_tmp" <&9 >"$__witness_fifo" 9<&- &
@@ -210,10 +236,12 @@ done
 __witness_signal=
 if [ "$__witness_status" -gt 128 ]; then
   # Only the job table tells "killed by signal N" from "exited with 128+N".
-  jobs %% >"$__witness_pidfile.jobs" 2>/dev/null
-  # dash says "Done(N)", bash "Exit N"; a shell that already forgot the job tells nothing.
   __witness_job=
-  read -r __witness_job <"$__witness_pidfile.jobs"
+  if __witness_make_scratch; then
+    jobs %% >"$__witness_scratch.jobs" 2>/dev/null
+    # dash says "Done(N)", bash "Exit N"; a shell that already forgot the job tells nothing.
+    read -r __witness_job <"$__witness_scratch.jobs"
+  fi
   case $__witness_job in
     '' | *Done* | *Exit*) ;;
     *) __witness_signal=$((__witness_status - 128)) ;;
@@ -228,7 +256,7 @@ fi
 
 __witness_tail=",\"mode\":\"pass-through\",\"target\":\"$__witness_target_json\",\"exitCode\":$__witness_status,\"signal\":${__witness_signal:-null}}"
 __witness_record "$@" || __witness_fail_log
-[ "$__witness_stdin_mode" = file ] && : >"$__witness_tmp"
+__witness_drop_scratch
 
 if [ -n "$__witness_signal" ]; then
   # The child died of a signal: die of the same one so the caller sees what it would have seen.

@@ -4,10 +4,13 @@ import { join } from "node:path";
 
 import { WITNESS_ROOT } from "./built-cli.js";
 
-/** One row: an environment or an argv, and what it must read as once redacted. */
+/**
+ * One row: an environment or an argv, and what it must read as once redacted; `holding`: secret-named
+ * variables the redacting process holds (the environment the argv was launched with).
+ */
 export type RedactionCase =
   | { case: string; env: Record<string, string>; expected: Record<string, string> }
-  | { case: string; argv: string[]; expected: string[] };
+  | { case: string; argv: string[]; holding?: Record<string, string>; expected: string[] };
 
 /** core/test/fixtures/redaction/cases.json. */
 export const REDACTION_CASES = JSON.parse(
