@@ -9,7 +9,12 @@ import { join } from "node:path";
 import { currentOwner, type Owner, ownerAlive, ownerSchema } from "../core/owner.js";
 
 /** The temp directories witness makes, by name prefix. */
-export const LEFTOVER_PREFIXES = ["witness-cell-", "witness-netns-", "witness-version-"] as const;
+export const LEFTOVER_PREFIXES = [
+  "witness-cell-",
+  "witness-netns-",
+  "witness-version-",
+  "witness-view-",
+] as const;
 
 /** The file inside each such directory that names its maker. */
 export const OWNER_FILE = "witness-owner.json";
