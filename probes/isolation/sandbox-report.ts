@@ -1,7 +1,7 @@
 // What held around a spawn's CLI, from the report assets/report.sh wrote with the CLI's own
 // credentials just before it started: the statement every observation carries, and the faults
 // when a sandbox did not hold as launched.
-import type { Held } from "../contracts/observation.js";
+import type { Held, Observation } from "../contracts/observation.js";
 
 /** The report's `key: value` lines, the repeatable ones (`net_if`) gathered. */
 export function reportLines(text: string): Map<string, string[]> {
@@ -102,4 +102,16 @@ export function unsandboxedHeld(kind: "pidns" | "process-group", status: string 
     interfaces: [],
     files: "host",
   };
+}
+
+/** The distinct statements of what held around some spawns' CLIs, sorted (a record's `containment`). */
+export function containmentStatements(
+  observations: readonly Pick<Observation, "containment" | "containmentHeld">[],
+): string[] {
+  const lines = observations.flatMap((o) =>
+    o.containmentHeld === undefined
+      ? []
+      : [heldSummary(o.containment ?? "unknown", o.containmentHeld)],
+  );
+  return [...new Set(lines)].sort();
 }
