@@ -59,7 +59,7 @@ export const heldSchema = z.object({
   ownProc: z.boolean(),
   /** Network interfaces it had (its network namespace's, or the host's). */
   interfaces: z.array(z.string()),
-  /** Whether it saw the cell view (nothing beside its cell) or the host's file system. */
+  /** Whether it saw the cell view (a host path the view leaves out was not there) or the host's files. */
   files: z.enum(["cell-view", "host"]),
 });
 export type Held = z.infer<typeof heldSchema>;

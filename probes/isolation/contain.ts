@@ -19,8 +19,6 @@ export type ContainmentKind = "sandbox" | "pidns" | "process-group";
 export interface SandboxLaunch {
   view: PreparedView;
   uid: number;
-  /** The cell (its parent's other entries are what the report counts as visible beside it). */
-  cell: string;
   /** Where the CLI starts, a path inside the view. */
   cwd: string;
   /** Directories the view covers with an empty tmpfs (checked empty before the CLI starts). */
@@ -129,7 +127,7 @@ export function sandboxContainment(tools: ContainTools): Containment {
           tools.setpriv,
           tools.unshare,
           join(ASSETS_DIR, "report.sh"),
-          box.cell,
+          box.view.hostPath,
           String(process.pid),
           ...box.masks.flatMap((dir) => ["--mask", dir]),
           "--",
@@ -176,7 +174,7 @@ async function sandboxWorks(contained: Containment): Promise<boolean> {
   const spawnUid = claimSpawnUid();
   try {
     const launch = contained.wrap("/bin/true", [], {
-      sandbox: { view, uid: spawnUid.uid, cell, cwd: cell, masks: [] },
+      sandbox: { view, uid: spawnUid.uid, cwd: cell, masks: [] },
     });
     const result = await runProcess({
       ...launch,

@@ -4,7 +4,7 @@
 // the test holds each to failure, the spawn to a normal run, and the observation's statement of
 // what held to what the attempts met.
 import { existsSync, lstatSync } from "node:fs";
-import { chmod, copyFile, link, mkdir, readdir, writeFile } from "node:fs/promises";
+import { chmod, copyFile, link, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 
@@ -56,7 +56,7 @@ attempt write-victim-cell touch "$HOSTILE_VICTIM_CELL/sentinels/FORGED"
 for sock in $HOSTILE_SOCKETS; do attempt victim-socket node -e "$inject" "$sock"; done
 attempt unmount-mask umount "$HOSTILE_MASK"
 attempt read-masked cat "$HOSTILE_MASK/CLAUDE.md"
-attempt write-host-usr touch /usr/witness-hostile
+attempt write-host-usr touch "/usr/witness-hostile-$HOSTILE_WITNESS_PID"
 `;
 
 // A vendor entry whose `claude` is `script`; with `real`, its node_modules are the real install's
@@ -215,7 +215,10 @@ describe("a hostile CLI in the sandbox", () => {
     expect(victimObservation.requestCount).toBe(0);
     expect(JSON.stringify(o)).not.toContain(secret);
     expect(JSON.stringify(o)).not.toContain(managedText);
-    expect(existsSync("/usr/witness-hostile")).toBe(false);
+    const planted = `/usr/witness-hostile-${process.pid}`;
+    const wrote = existsSync(planted);
+    if (wrote) await rm(planted); // a witness that let it through leaves nothing behind
+    expect(wrote).toBe(false);
 
     // The real CLI then ran as usual, and the observation says what held, as the attempts met it.
     expect(o.faults, o.stderrTail).toEqual([]);

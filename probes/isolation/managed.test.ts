@@ -140,7 +140,7 @@ describe("managed: mask", () => {
       const view = await prepareView({ cell, readOnly: [root], masks: dirs });
       const uid = claimSpawnUid();
       try {
-        const sandbox = { view, uid: uid.uid, cell, cwd: cell, masks: dirs };
+        const sandbox = { view, uid: uid.uid, cwd: cell, masks: dirs };
         const launch = contained.wrap("/bin/sh", show, { sandbox });
         return await runProcess({ ...launch, env: {}, cwd: "/", reportPipe: true });
       } finally {

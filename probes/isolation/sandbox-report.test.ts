@@ -29,7 +29,7 @@ const SANDBOXED = [
   "pid1: /bin/sh/x/assets/sandbox.sh/v/fstab-1",
   "witness_visible: no",
   "net_if: lo",
-  "cell_siblings: 0",
+  "host_path_visible: no",
 ].join("\n");
 
 describe("reading a report", () => {
@@ -53,7 +53,7 @@ describe("reading a report", () => {
   it("faults each way a sandbox did not hold, and a missing report", () => {
     const host = SANDBOXED.replace("uid_map: 0 1879048200 1", "uid_map: 0 0 4294967295")
       .replace("pid1: /bin/sh/x/assets/sandbox.sh/v/fstab-1", "pid1: /sbin/init")
-      .replace("cell_siblings: 0", "cell_siblings: 7")
+      .replace("host_path_visible: no", "host_path_visible: yes")
       .concat("\nnet_if: eth0");
     const held = readReport(host);
     expect(held).toMatchObject({
@@ -63,7 +63,7 @@ describe("reading a report", () => {
       files: "host",
     });
     expect(sandboxFaults(held, { uid: 1879048200, netns: true })).toEqual([
-      "containment-not-held: host uid null, not 1879048200; host capabilities 000001ffffffffff; the host's /proc; the host's files beside the cell; interfaces lo, eth0",
+      "containment-not-held: host uid null, not 1879048200; host capabilities 000001ffffffffff; the host's /proc; the host's files; interfaces lo, eth0",
     ]);
     expect(sandboxFaults(readReport(SANDBOXED), { uid: 7, netns: false })).toEqual([
       "containment-not-held: host uid 1879048200, not 7",
@@ -107,12 +107,9 @@ describe("the statement against what a process meets", () => {
 
   it("on the host: report.sh run directly states the host, as witness's own status has it", async (ctx) => {
     if (process.platform !== "linux") ctx.skip("report.sh reads Linux's /proc");
-    const cell = join(dir, "cell");
-    await mkdir(cell);
-    await writeFile(join(dir, "sibling"), "");
     const result = await runProcess({
       file: "/bin/sh",
-      args: [join(ASSETS_DIR, "report.sh"), cell, String(process.pid), "--", "/bin/true"],
+      args: [join(ASSETS_DIR, "report.sh"), dir, String(process.pid), "--", "/bin/true"],
       env: {},
       cwd: "/",
       reportPipe: true,

@@ -41,7 +41,7 @@ export function readReport(text: string): Held | null {
       (first("pid1") ?? "").includes("sandbox.sh") &&
       first("witness_visible") === "no",
     interfaces: lines.get("net_if") ?? [],
-    files: first("cell_siblings") === "0" ? "cell-view" : "host",
+    files: first("host_path_visible") === "no" ? "cell-view" : "host",
   };
 }
 
@@ -60,7 +60,7 @@ export function sandboxFaults(
     wrong.push(`host uid ${String(held.hostUid)}, not ${expected.uid}`);
   if (held.hostCapabilities !== "none") wrong.push(`host capabilities ${held.hostCapabilities}`);
   if (!held.ownProc) wrong.push("the host's /proc");
-  if (held.files !== "cell-view") wrong.push("the host's files beside the cell");
+  if (held.files !== "cell-view") wrong.push("the host's files");
   if (expected.netns && held.interfaces.some((i) => i !== "lo"))
     wrong.push(`interfaces ${held.interfaces.join(", ")}`);
   return wrong.length === 0 ? [] : [`containment-not-held: ${wrong.join("; ")}`];

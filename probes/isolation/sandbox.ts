@@ -28,7 +28,6 @@ export async function prepareSandbox(input: {
       launch: {
         view,
         uid: uid.uid,
-        cell: input.cell.root,
         cwd: input.cell.cwd,
         masks: input.masks,
       },

@@ -148,6 +148,8 @@ export function viewTemplate(): Promise<{ dir: string; root: string }> {
 export interface PreparedView {
   root: string;
   fstab: string;
+  /** A host path the view leaves out (the template's own directory): seen, the view did not hold. */
+  hostPath: string;
   /** Removes the fstab (the mounts die with the spawn's mount namespace). */
   dispose(): Promise<void>;
 }
@@ -166,7 +168,7 @@ export async function prepareView(spec: ViewSpec): Promise<PreparedView> {
   await writeFile(fstab, `${viewMounts(root, { ...spec, readOnly }).join("\n")}\n`, {
     mode: 0o600,
   });
-  return { root, fstab, dispose: () => rm(fstab, { force: true }) };
+  return { root, fstab, hostPath: dir, dispose: () => rm(fstab, { force: true }) };
 }
 
 /**

@@ -1,11 +1,12 @@
 #!/bin/sh
 # The last step before a sandboxed CLI starts, with the CLI's own credentials and namespaces: it
 # writes to fd 3 what holds (its identity and capabilities as /proc/self/status shows them, its
-# uid map, whether /proc is its PID namespace's, which network interfaces it has, what lies beside
-# its cell), closes fd 3, and becomes the CLI. witness reads the report; the CLI never holds fd 3.
-# Only shell built-ins: no process of its own.
-# Usage: report.sh <cell> <witness pid> -- <file> [args...]
-cell=$1 wpid=$2
+# uid map, whether /proc is its PID namespace's, which network interfaces it has, whether a path
+# witness holds on the host is there), closes fd 3, and becomes the CLI. witness reads the report;
+# the CLI never holds fd 3. Only shell built-ins: no process of its own.
+# Usage: report.sh <host path> <witness pid> -- <file> [args...]
+# <host path>: one that exists on the host while the spawn runs and that the cell view leaves out.
+hidden=$1 wpid=$2
 shift 3
 {
   while IFS= read -r line; do
@@ -22,11 +23,7 @@ shift 3
     read -r _ && read -r _
     while IFS=: read -r name _; do printf 'net_if: %s\n' "${name#"${name%%[! ]*}"}"; done
   } </proc/net/dev
-  n=0
-  for entry in "${cell%/*}"/* "${cell%/*}"/.[!.]* "${cell%/*}"/..?*; do
-    if [ "$entry" != "$cell" ] && { [ -e "$entry" ] || [ -L "$entry" ]; }; then n=$((n + 1)); fi
-  done
-  printf 'cell_siblings: %s\n' "$n"
+  if [ -e "$hidden" ]; then printf 'host_path_visible: yes\n'; else printf 'host_path_visible: no\n'; fi
 } >&3 2>/dev/null
 exec 3>&-
 exec "$@"

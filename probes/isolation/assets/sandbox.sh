@@ -7,7 +7,8 @@
 # what holds to fd 3 before the CLI starts. It stays the namespace's first process (the CLI is
 # never PID 1) and exits with the CLI's status; when it dies the kernel ends the namespace.
 # Usage: sandbox.sh [--sync-fs <dir>] <fstab> <root> <uid> <cwd> <setpriv> <unshare> <report.sh>
-#        <cell> <witness pid> [--mask <dir>]... -- <file> [args...]
+#        <host path> <witness pid> [--mask <dir>]... -- <file> [args...]
+# <host path>: one the view leaves out, which report.sh says whether it sees.
 # Anything it cannot do stops the spawn with exit 125 before the CLI starts.
 fail() {
   printf '%s%s\n' "${2:-witness-sandbox: }" "$1" >&2
@@ -18,7 +19,7 @@ if [ "${1-}" = --sync-fs ]; then
   sync -f "$2" </dev/null >/dev/null 2>&1 &
   shift 2
 fi
-fstab=$1 root=$2 uid=$3 cwd=$4 setpriv=$5 unshare=$6 report=$7 cell=$8 wpid=$9
+fstab=$1 root=$2 uid=$3 cwd=$4 setpriv=$5 unshare=$6 report=$7 hidden=$8 wpid=$9
 shift 9
 sys=/usr/sbin:/usr/bin:/sbin:/bin
 err=$(PATH=$sys mount -a -T "$fstab" 2>&1) || fail "cannot build the cell view: $err"
@@ -40,7 +41,7 @@ PATH=$sys umount -l . || fail "cannot detach the host's root"
 # The CLI runs in the background so that this shell stays PID 1: stdin is handed over on fd 4.
 exec 4<&0
 "$setpriv" --reuid="$uid" --regid="$uid" --clear-groups -- \
-  "$unshare" --user --map-root-user -- /bin/sh "$report" "$cell" "$wpid" -- "$@" <&4 4<&- &
+  "$unshare" --user --map-root-user -- /bin/sh "$report" "$hidden" "$wpid" -- "$@" <&4 4<&- &
 child=$!
 exec 4<&- 3>&-
 wait "$child"
