@@ -14,6 +14,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["**/*.test.ts"],
+          setupFiles: ["test/support/cells-removed.ts"],
           exclude: ["**/*.live.test.ts", "node_modules/**", "dist/**"],
         },
       },

@@ -4,13 +4,14 @@
 // cell view (view.ts), as a host uid of its own that is uid 0 in a user namespace of its own.
 // Else in a PID namespace as witness's own user (root), else in a process group with a watchdog.
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 
 import { InternalError } from "../../core/errors.js";
 import { runProcess } from "../../core/exec.js";
+import { makeOwnedTempDir } from "../leftovers.js";
 import { ASSETS_DIR } from "./netns.js";
-import { type PreparedView, prepareView, viewTemplate } from "./view.js";
+import { type PreparedView, prepareView } from "./view.js";
 
 /** How a spawn's process tree is tied to witness and kept from its privileges. */
 export type ContainmentKind = "sandbox" | "pidns" | "process-group";
@@ -167,10 +168,13 @@ export function claimSpawnUid(pid = process.pid): { uid: number; release(): void
 
 // The one launch that decides: /bin/true in a sandbox of its own, with an empty directory as its cell.
 async function sandboxWorks(contained: Containment): Promise<boolean> {
-  const { dir } = await viewTemplate();
-  const cell = join(dir, "probe-cell");
-  await mkdir(cell, { recursive: true });
-  const view = await prepareView({ cell, readOnly: [], masks: [] });
+  const cell = await makeOwnedTempDir("witness-cell-");
+  const view = await prepareView({ cell, readOnly: [], masks: [] }).catch(
+    async (error: unknown) => {
+      await rm(cell, { recursive: true, force: true });
+      throw error;
+    },
+  );
   const spawnUid = claimSpawnUid();
   try {
     const launch = contained.wrap("/bin/true", [], {
@@ -186,7 +190,7 @@ async function sandboxWorks(contained: Containment): Promise<boolean> {
     return result.exitCode === 0 && (result.report ?? "").includes("uid_map:");
   } finally {
     spawnUid.release();
-    await view.dispose();
+    await Promise.all([view.dispose(), rm(cell, { recursive: true, force: true })]);
   }
 }
 

@@ -3,8 +3,16 @@
 // namespace, a minimal /dev, a private /tmp, and, at their own paths, the cell (writable) and the
 // directories the spawn runs from (read-only: the vendor CLI's install, witness's package). The
 // rest of the host (other cells, the fake servers' sockets, the operator's HOME) is not there.
-import { existsSync, lstatSync, readlinkSync, rmSync } from "node:fs";
-import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 import { InternalError } from "../../core/errors.js";
@@ -108,40 +116,14 @@ export function viewMounts(
 }
 
 /** The template every view starts from: mount points, the /bin-style links, /dev's files and links. */
-async function buildTemplate(root: string): Promise<void> {
-  await Promise.all(
-    ["usr", "etc", "proc", "tmp", "dev/pts", "dev/shm"].map((d) =>
-      mkdir(join(root, d), { recursive: true }),
-    ),
-  );
-  const top = topLevel();
-  await Promise.all([
-    ...top.map((t) =>
-      t.kind === "link"
-        ? symlink(readlinkSync(`/${t.name}`), join(root, t.name))
-        : mkdir(join(root, t.name)),
-    ),
-    ...DEVICES.map((name) => writeFile(join(root, "dev", name), "")),
-    ...DEV_LINKS.map(([name, target]) => symlink(target, join(root, "dev", name))),
-  ]);
-}
-
-let template: Promise<{ dir: string; root: string }> | null = null;
-let templateDir: string | null = null;
-process.on("exit", () => {
-  if (templateDir !== null) rmSync(templateDir, { recursive: true, force: true });
-});
-
-/** This process's view template (made once; removed when the process exits, or by witness clean). */
-export function viewTemplate(): Promise<{ dir: string; root: string }> {
-  template ??= (async () => {
-    const dir = await makeOwnedTempDir("witness-view-");
-    templateDir = dir;
-    const root = join(dir, "root");
-    await buildTemplate(root);
-    return { dir, root };
-  })();
-  return template;
+function buildRoot(root: string): void {
+  for (const d of ["usr", "etc", "proc", "tmp", "dev/pts", "dev/shm"])
+    mkdirSync(join(root, d), { recursive: true });
+  for (const t of topLevel())
+    if (t.kind === "link") symlinkSync(readlinkSync(`/${t.name}`), join(root, t.name));
+    else mkdirSync(join(root, t.name));
+  for (const name of DEVICES) writeFileSync(join(root, "dev", name), "");
+  for (const [name, target] of DEV_LINKS) symlinkSync(target, join(root, "dev", name));
 }
 
 /** One spawn's view, ready to mount: the root to pivot into and the fstab that fills it. */
@@ -150,25 +132,85 @@ export interface PreparedView {
   fstab: string;
   /** A host path the view leaves out (the template's own directory): seen, the view did not hold. */
   hostPath: string;
-  /** Removes the fstab (the mounts die with the spawn's mount namespace). */
+  /** Removes the fstab (the mounts went with the spawn's mount namespace). */
   dispose(): Promise<void>;
 }
 
+// The template is shared by the spawns of this process and removed a second after the last one
+// ends (the next spawn of a run starts well within it): a process that ends without its exit
+// hooks (a test worker) then leaves nothing behind, and a run builds it once.
+const IDLE_MS = 1000;
+let template: Promise<{ dir: string; root: string }> | null = null;
+let templateDir: string | null = null;
+let liveViews = 0;
+let idleTimer: NodeJS.Timeout | null = null;
 let fstabs = 0;
+process.on("exit", () => {
+  if (templateDir !== null) rmSync(templateDir, { recursive: true, force: true });
+});
+
+function takeTemplate(): Promise<{ dir: string; root: string }> {
+  if (idleTimer !== null) clearTimeout(idleTimer);
+  idleTimer = null;
+  template ??= (async () => {
+    const dir = await makeOwnedTempDir("witness-view-");
+    templateDir = dir;
+    buildRoot(join(dir, "root"));
+    return { dir, root: join(dir, "root") };
+  })();
+  return template;
+}
+
+function releaseTemplate(): void {
+  if (liveViews > 0) return;
+  idleTimer = setTimeout(() => void removeViewTemplate(), IDLE_MS);
+  idleTimer.unref();
+}
+
+/** Removes the view template now unless a spawn is using it (test workers end without exit hooks). */
+export async function removeViewTemplate(): Promise<void> {
+  if (liveViews > 0) return;
+  if (idleTimer !== null) clearTimeout(idleTimer);
+  const dir = templateDir;
+  template = null;
+  templateDir = null;
+  idleTimer = null;
+  if (dir !== null) await rm(dir, { recursive: true, force: true });
+}
 
 /**
- * Writes the fstab of one spawn's view. witness's package is always in it, read-only: the launch
- * runs its report.sh from there (and protocols run its MCP sentinel server and detector).
+ * Writes the fstab of one spawn's view into the template's directory (owned, so `witness clean`
+ * removes it after a crash). witness's package is always in the view, read-only: the launch runs
+ * its report.sh from there (and protocols run its MCP sentinel server and detector).
  */
 export async function prepareView(spec: ViewSpec): Promise<PreparedView> {
-  const { dir, root } = await viewTemplate();
-  fstabs += 1;
-  const fstab = join(dir, `fstab-${fstabs}`);
-  const readOnly = outermost([...spec.readOnly, packageDir(WITNESS_ROOT_DIR)]);
-  await writeFile(fstab, `${viewMounts(root, { ...spec, readOnly }).join("\n")}\n`, {
-    mode: 0o600,
-  });
-  return { root, fstab, hostPath: dir, dispose: () => rm(fstab, { force: true }) };
+  liveViews += 1;
+  try {
+    const { dir, root } = await takeTemplate();
+    fstabs += 1;
+    const fstab = join(dir, `fstab-${fstabs}`);
+    const readOnly = outermost([...spec.readOnly, packageDir(WITNESS_ROOT_DIR)]);
+    await writeFile(fstab, `${viewMounts(root, { ...spec, readOnly }).join("\n")}\n`, {
+      mode: 0o600,
+    });
+    let disposed = false;
+    return {
+      root,
+      fstab,
+      hostPath: dir,
+      dispose: async () => {
+        if (disposed) return;
+        disposed = true;
+        await rm(fstab, { force: true });
+        liveViews -= 1;
+        releaseTemplate();
+      },
+    };
+  } catch (error) {
+    liveViews -= 1;
+    releaseTemplate();
+    throw error;
+  }
 }
 
 /**
