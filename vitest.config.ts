@@ -19,6 +19,7 @@ export default defineConfig({
           include: ["**/*.test.ts"],
           exclude: ["**/*.e2e.test.ts", "**/*.live.test.ts", ...outside],
           isolate: false,
+          setupFiles: ["test/support/cells-removed.ts"],
           // test/support/built-cli.ts refuses to start the built CLI under this.
           env: { WITNESS_TEST_TIER: "fast" },
         },
@@ -29,6 +30,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["**/*.e2e.test.ts"],
+          setupFiles: ["test/support/cells-removed.ts"],
           exclude: outside,
         },
       },

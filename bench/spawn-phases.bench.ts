@@ -16,6 +16,7 @@ import {
   cellSentinels,
   createCell,
   flushCell,
+  handCellTo,
   removeCell,
 } from "../probes/cell/cell.js";
 import { resolveSentinelsDeep } from "../probes/cell/markers.js";
@@ -32,6 +33,7 @@ import {
   releaseWarmSlot,
   startSlot,
 } from "../probes/isolation/netns.js";
+import { prepareSandbox } from "../probes/isolation/sandbox.js";
 import { observe } from "../probes/observe/observe.js";
 import { runProbe } from "../probes/run-probe.js";
 import { ensureCli } from "../probes/vendor-cache.js";
@@ -143,25 +145,44 @@ async function sharedRows(): Promise<Phases> {
   const bare = await measure(N, nothing, async () => {
     await runProcess({ file: "/bin/true", args: [], env: {}, cwd: "/" });
   });
+  const cellDir = await mkdtemp(join(os.tmpdir(), "witness-bench-launch-"));
   const wrapped = await measure(
     N,
-    async () => (tools === null ? null : startSlot(tools)),
-    async (slot) => {
+    async () => ({
+      slot: tools === null ? null : await startSlot(tools),
+      // The sandbox's view and uid are prepared before the launch (a row of each CLI's measures it).
+      box:
+        contained.kind === "sandbox"
+          ? await prepareSandbox({
+              bin: "/bin/true",
+              path: "/usr/bin:/bin",
+              cell: { root: cellDir, cwd: cellDir },
+              masks: [],
+            })
+          : null,
+    }),
+    async ({ slot, box }) => {
       // As runProbe launches: the PID namespace's first process also starts the cell's flush.
-      const inner = contained.wrap("/bin/true", [], os.tmpdir());
+      const inner = contained.wrap("/bin/true", [], {
+        flushDir: cellDir,
+        ...(box === null ? {} : { sandbox: box.launch }),
+      });
       const launch = slot === null ? inner : slot.wrap(inner.file, inner.args);
       await runProcess({
         ...launch,
         env: {},
         cwd: "/",
         processGroup: contained.kind === "process-group",
+        reportPipe: contained.reports,
       });
     },
-    async (slot) => {
+    async ({ slot, box }) => {
+      await box?.dispose();
       await slot?.release();
       await slot?.stopped;
     },
   );
+  await rm(cellDir, { recursive: true, force: true });
   const wrappers = { self: wrapped.self - bare.self, children: wrapped.children - bare.children };
   spawnMs += total(wrappers);
   const flush = contained.flushes ? ", the cell's flush started inside" : "";
@@ -189,6 +210,21 @@ async function cliRows(name: ProbeCliName): Promise<Phases> {
     row(`${name}: cell flush as a process of witness's own (\`sync -f\`${where})`, flushed),
   );
   for (const c of made) await removeCell(c);
+  let sandboxed: Cpu | null = null;
+  if ((await containment()).kind === "sandbox") {
+    // The sandbox's share before the launch: a uid, the view's fstab, the cell handed to the uid.
+    sandboxed = await measure(
+      N,
+      () => cellOf(name),
+      async (c) => {
+        const box = await prepareSandbox({ bin, path: process.env.PATH ?? "", cell: c, masks: [] });
+        await handCellTo(c, box.launch.uid);
+        await box.dispose();
+      },
+      removeCell,
+    );
+    rows.push(row(`${name}: sandbox (uid, view, the cell handed to the uid)`, sandboxed));
+  }
 
   // One real spawn in a cell, then its transcript read and observation repeated on what it left.
   const cell = await cellOf(name);
@@ -236,7 +272,12 @@ async function cliRows(name: ProbeCliName): Promise<Phases> {
   rows.push(row(`${name}: cell removal (after the CLI wrote into it)`, removed));
   await rm(copies, { recursive: true, force: true });
   await removeCell(cell);
-  const spawnMs = total(setUp) + (flushes ? 0 : total(flushed)) + total(observed) + total(removed);
+  const spawnMs =
+    total(setUp) +
+    (flushes ? 0 : total(flushed)) +
+    (sandboxed === null ? 0 : total(sandboxed)) +
+    total(observed) +
+    total(removed);
   return { rows, spawnMs };
 }
 

@@ -4,6 +4,8 @@ import { accessSync, constants } from "node:fs";
 
 import { execa } from "execa";
 
+import { InternalError } from "./errors.js";
+
 /** A process to start, as data: never a shell string. */
 export interface ExecRequest {
   file: string;
@@ -27,6 +29,12 @@ export interface ExecRequest {
    * process dies, SIGKILL included. For where a PID namespace is not available.
    */
   processGroup?: boolean;
+  /**
+   * Give the child a pipe on fd 3 and return what was written to it (`report`): a launcher writes
+   * there what it measured before it closes the fd and starts the command, which never holds it.
+   * Not with `processGroup` or `inheritStdio` (fd 3 is the watchdog's there).
+   */
+  reportPipe?: boolean;
 }
 
 /** What a finished process did. A non-zero exit is a result, not an exception. */
@@ -41,6 +49,8 @@ export interface ExecResult {
   timedOut: boolean;
   /** Set when the file could not be started at all (ENOENT, EACCES). */
   spawnError: string | null;
+  /** What the child wrote on fd 3, when the request asked for `reportPipe`. */
+  report?: string;
 }
 
 const decoder = new TextDecoder();
@@ -80,6 +90,11 @@ function cannotStart(file: string): string | null {
 export async function runProcess(req: ExecRequest): Promise<ExecResult> {
   const started = performance.now();
   const group = req.processGroup === true && process.platform !== "win32";
+  const report = req.reportPipe === true;
+  if (report && (group || req.inheritStdio === true))
+    throw new InternalError(
+      "runProcess: reportPipe needs fd 3, which processGroup and inheritStdio take",
+    );
   // Through the leader's `exec`, a missing file would read as exit 127: say so as execa would.
   const unstartable = group ? cannotStart(req.file) : null;
   if (unstartable !== null)
@@ -101,7 +116,7 @@ export async function runProcess(req: ExecRequest): Promise<ExecResult> {
       ? { stdio: group ? ["inherit", "inherit", "inherit", "pipe"] : ("inherit" as const) }
       : {
           input: req.input ?? "",
-          stdio: group ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
+          stdio: group || report ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
         }),
     // A group's timeout and abort are handled below, for the whole group.
     ...(req.timeoutMs === undefined || group ? {} : { timeout: req.timeoutMs }),
@@ -151,5 +166,6 @@ export async function runProcess(req: ExecRequest): Promise<ExecResult> {
     durationMs: performance.now() - started,
     timedOut: timedOut || result.timedOut,
     spawnError: spawnFailed ? (result.code ?? result.shortMessage ?? "spawn failed") : null,
+    ...(report ? { report: text(result.stdio[3]) } : {}),
   };
 }

@@ -126,6 +126,11 @@ export const recordSchema = z.object({
   }),
   /** How the spawns were kept off the network, as the cell reported it. */
   isolation: z.array(z.string()),
+  /**
+   * What held around the spawns' CLIs (identity, host capabilities, /proc, files), each distinct
+   * statement once (absent in records written before it was measured).
+   */
+  containment: z.array(z.string()).optional(),
   startedAt: z.string(),
   finishedAt: z.string(),
   spawnsPerArm: z.number().int(),

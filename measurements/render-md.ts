@@ -1,3 +1,4 @@
+import { heldSummary } from "../probes/isolation/sandbox-report.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
 
 function cell(text: string): string {
@@ -24,8 +25,17 @@ function spawnLines(spawn: SpawnRecord): string[] {
         .join(" "),
     )}`,
     `- CLI run: ${obs.cli.name}@${obs.cli.version}; isolation: ${obs.isolation}${obs.netnsForwarder === undefined ? "" : ` (${obs.netnsForwarder} forwarder)`}; exit ${String(obs.exitCode)}${obs.signal === null ? "" : ` (signal ${obs.signal})`}; ${Math.round(obs.durationMs)} ms; ${obs.requestCount} requests`,
+    ...(obs.containmentHeld === undefined
+      ? []
+      : [`- containment: ${heldSummary(obs.containment ?? "unknown", obs.containmentHeld)}`]),
     `- markers: ${seen.join(", ") || "none"}`,
   );
+  // A created sentinel and the call that explains it; one no call explains is flagged.
+  const created = obs.sentinels.filter((s) => s.created && s.byCall !== undefined);
+  if (created.length > 0)
+    lines.push(
+      `- sentinels created: ${created.map((s) => `${s.name} ${s.byCall === null ? "(FLAGGED: no call that ran names it)" : `by call ${s.byCall}`}${s.madeBySpawn === false ? " (NOT by this spawn's uid)" : ""}`).join(", ")}`,
+    );
   if (obs.toolCalls.length > 0)
     lines.push(`- tool calls: ${obs.toolCalls.map((c) => `${c.name} ${c.outcome}`).join(", ")}`);
   // Requests besides the agent's turns: listed, never counted as the script's calls or as faults.
@@ -96,6 +106,9 @@ export function renderMarkdown(record: MeasurementRecord): string {
     `- locked at ${p.lockedAt} in commit ${code(p.lockCommit)}`,
     `- CLI: ${record.cli.name}@${record.cli.version}; versions that ran: ${record.cli.versionsRun.join(", ") || "none"}`,
     `- machine: ${m.platform} ${m.release} ${m.arch}, Node ${m.node}, ${m.cpus} CPUs; isolation: ${record.isolation.join(", ") || "unknown"}`,
+    ...(record.containment === undefined
+      ? []
+      : [`- containment: ${record.containment.join("; ") || "not measured"}`]),
     `- run: ${record.startedAt} to ${record.finishedAt}, ${record.spawnsPerArm} spawns per arm`,
     "",
     `Hypothesis: ${p.hypothesis}`,

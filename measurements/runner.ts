@@ -11,6 +11,7 @@ import {
   redactObservation,
 } from "../probes/contracts/observation.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
+import { containmentStatements } from "../probes/isolation/sandbox-report.js";
 import type {
   ArmRecord,
   InstalledCli,
@@ -98,7 +99,14 @@ export async function runSpawn(
 /** What a record says besides its arms: the protocol, the CLI, the machine, the witness. */
 export type RecordHeader = Omit<
   MeasurementRecord,
-  "arms" | "verdict" | "startedAt" | "finishedAt" | "isolation" | "selection" | "shards"
+  | "arms"
+  | "verdict"
+  | "startedAt"
+  | "finishedAt"
+  | "isolation"
+  | "containment"
+  | "selection"
+  | "shards"
 >;
 
 /** A record before its spawns: the header, and per arm its id, description and predicate labels. */
@@ -199,6 +207,7 @@ export function assembleRecord(
     ...(header.witness === undefined ? {} : { witness: header.witness }),
     machine: header.machine,
     isolation: [...new Set(observations.map((o) => o.isolation))].sort(),
+    containment: containmentStatements(observations),
     startedAt: times.startedAt,
     finishedAt: times.finishedAt,
     spawnsPerArm: header.spawnsPerArm,

@@ -10,7 +10,8 @@ import { InputError } from "../core/errors.js";
 import { runProcess } from "../core/exec.js";
 import { protocolText } from "../test/support/observations.js";
 import { commit, put, putAdr, tempGitRepo } from "../test/support/witness-repo.js";
-import { lockProtocol, readLock } from "./lock.js";
+import { lockProtocol } from "./lock.js";
+import { readLock } from "./lock-file.js";
 import { readAmendments } from "./lock-history.js";
 
 const REL = "docs/prereg/0001-demo.yaml";

@@ -10,7 +10,12 @@ import { join } from "node:path";
 import { currentOwner, type Owner, ownerAlive, ownerSchema } from "../core/owner.js";
 
 /** The temp directories witness makes, by name prefix. */
-export const LEFTOVER_PREFIXES = ["witness-cell-", "witness-netns-", "witness-version-"] as const;
+export const LEFTOVER_PREFIXES = [
+  "witness-cell-",
+  "witness-netns-",
+  "witness-version-",
+  "witness-view-",
+] as const;
 
 /** The prefix of an install's staging directory in the vendor cache. */
 export const STAGING_PREFIX = ".staging-";

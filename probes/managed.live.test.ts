@@ -73,7 +73,7 @@ describe("managed configuration on the machine", () => {
     clis.need(ctx, "claude-code");
     const unavailable = await privateMountsUnavailable();
     if (unavailable !== null) ctx.skip(unavailable);
-    if ((await containment()).kind !== "pidns")
+    if ((await containment()).kind === "process-group")
       ctx.skip("no PID namespace here, so no private mount namespace to mask in");
     const before = existsSync(MANAGED);
     const marker = `MANAGED-MEMORY-${randomUUID()}`;

@@ -120,11 +120,12 @@ describe("live: Claude Code", () => {
       script: touch,
       launch: { argv: ["-p", "go", "--allowedTools", "Bash"] },
     });
-    expect(sentinel(o, "RAN")).toEqual({
+    expect(sentinel(o, "RAN")).toMatchObject({
       name: "RAN",
       path: join(o.cwd, ".witness-sentinels", "RAN"),
       created: true,
       content: "",
+      byCall: 1,
     });
     expect(o.toolCalls).toMatchObject([
       { name: "Bash", outcome: "ran", permissionDecision: "accept" },

@@ -10,7 +10,7 @@ import { scriptSchema } from "./contracts/script.js";
 import { driverFor } from "./drivers/index.js";
 import type { CapturedRequest } from "./fake/server.js";
 import { managedFacts } from "./isolation/managed.js";
-import { runProbe, spawnFaults } from "./run-probe.js";
+import { forgedSentinels, runProbe, spawnFaults } from "./run-probe.js";
 
 const ok: ExecResult = {
   exitCode: 0,
@@ -30,6 +30,17 @@ const request = (
 const plain = scriptSchema.parse({});
 
 describe("spawn faults", () => {
+  it("counts a sentinel another uid made as a forgery, not as this spawn's evidence", () => {
+    const sentinel = { path: "/c/sentinels/S", created: true, byCall: 1 };
+    expect(
+      forgedSentinels([
+        { ...sentinel, name: "MINE", madeBySpawn: true },
+        { ...sentinel, name: "FORGED", madeBySpawn: false },
+        { ...sentinel, name: "UNSANDBOXED" },
+      ]),
+    ).toEqual(["sentinel-forged: FORGED was made by another uid than this spawn's"]);
+  });
+
   it("finds none in a spawn that reached the fake server and finished", () => {
     expect(spawnFaults(ok, [request("final")])).toEqual([]);
   });

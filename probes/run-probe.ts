@@ -1,5 +1,5 @@
 // One probe spawn end to end: cell, fake server, launch (netns when possible), observe, clean up.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { constants } from "node:os";
 import { join, relative } from "node:path";
@@ -16,6 +16,7 @@ import {
   cellSentinelPath,
   cellSentinels,
   createCell,
+  handCellTo,
   removeCellLater,
   startCellFlush,
 } from "./cell/cell.js";
@@ -41,6 +42,8 @@ import {
   refuseManaged,
 } from "./isolation/managed.js";
 import { acquireSlot, type NetnsSlot, netnsTools } from "./isolation/netns.js";
+import { type PreparedSandbox, prepareSandbox } from "./isolation/sandbox.js";
+import { readReport, sandboxFaults, unsandboxedHeld } from "./isolation/sandbox-report.js";
 import { disownTempDir } from "./leftovers.js";
 import { observe } from "./observe/observe.js";
 import { spawnEnv } from "./spawn-env.js";
@@ -186,6 +189,7 @@ export async function runProbe(
   const cell = made.value;
   const slot: NetnsSlot | null = acquired.value;
   let server: FakeServer | null = null;
+  let sandbox: PreparedSandbox | null = null;
   try {
     const script = resolvePathsDeep(
       resolveSentinelsDeep(spec.script, (name) => cellSentinelPath(cell, name)),
@@ -219,9 +223,18 @@ export async function runProbe(
     // The network namespace is entered first: inside the PID namespace /proc is its own, and
     // no longer shows the forwarder whose namespace nsenter joins.
     const contained = await containment();
-    // A mask is mounted inside the PID namespace's own mount namespace, just before the CLI starts.
-    const unmasked = maskWrap(cli.bin, args, masked);
-    const inPidns = contained.wrap(unmasked.file, unmasked.args, cell.root);
+    if (contained.kind === "sandbox") {
+      // The cell becomes the spawn's own host uid's, after everything witness writes into it.
+      sandbox = await prepareSandbox({ bin: cli.bin, path: env.PATH ?? "", cell, masks: masked });
+      await handCellTo(cell, sandbox.launch.uid);
+    }
+    // Without the sandbox a mask is mounted in the PID namespace's own mount namespace, just
+    // before the CLI starts; the sandbox's view mounts it itself.
+    const unmasked = sandbox === null ? maskWrap(cli.bin, args, masked) : { file: cli.bin, args };
+    const inPidns = contained.wrap(unmasked.file, unmasked.args, {
+      flushDir: cell.root,
+      ...(sandbox === null ? {} : { sandbox: sandbox.launch }),
+    });
     const launch = slot ? slot.wrap(inPidns.file, inPidns.args) : inPidns;
     if (!contained.flushes) startCellFlush(cell);
     const result = await runProcess({
@@ -229,6 +242,7 @@ export async function runProbe(
       args: launch.args,
       killSignal: "SIGKILL",
       processGroup: contained.kind === "process-group",
+      reportPipe: contained.reports,
       env,
       cwd: cell.cwd,
       ...(launched.stdin === undefined ? {} : { input: launched.stdin }),
@@ -258,6 +272,23 @@ export async function runProbe(
       result.exitCode !== 0 && !requests.some((r) => !isSideRequest(r))
         ? (driver.rejectedArgv?.(result.stderr) ?? null)
         : null;
+    const held =
+      sandbox === null
+        ? unsandboxedHeld(contained.kind === "pidns" ? "pidns" : "process-group", ownStatus())
+        : readReport(result.report ?? "");
+    const heldFaults =
+      sandbox === null
+        ? []
+        : sandboxFaults(held, { uid: sandbox.launch.uid, netns: slot !== null });
+    const observed = observe({
+      driver,
+      requests,
+      markers: cell.markers,
+      sentinels: cellSentinels(cell, sentinelNames(spec.script)),
+      transcript,
+      script: spec.script,
+      ...(sandbox === null ? {} : { spawnUid: sandbox.launch.uid }),
+    });
     const observation = observationSchema.parse({
       cli: { name: spec.cli.name, version: cli.version },
       argv: [cli.bin, ...args],
@@ -267,33 +298,43 @@ export async function runProbe(
       isolation: slot ? "netns" : "loopback-config",
       ...(slot ? { netnsForwarder: slot.forwarder } : {}),
       containment: contained.kind,
+      ...(held === null ? {} : { containmentHeld: held }),
       managedFiles: managed,
       ...(managedMode === "mask" ? { managedMasked: masked } : {}),
       exitCode: result.exitCode,
       signal: result.signal,
       timedOut: result.timedOut,
       durationMs: result.durationMs,
-      ...observe({
-        driver,
-        requests,
-        markers: cell.markers,
-        sentinels: cellSentinels(cell, sentinelNames(spec.script)),
-        transcript,
-        script: spec.script,
-      }),
+      ...observed,
       rejectedArgv: rejected,
-      faults: spawnFaults(result, requests, {
-        cli: `${spec.cli.name} ${cli.version}`,
-        rejected,
-      }),
+      faults: [
+        ...spawnFaults(result, requests, { cli: `${spec.cli.name} ${cli.version}`, rejected }),
+        ...heldFaults,
+        ...forgedSentinels(observed.sentinels),
+      ],
       transcriptFile: transcript.path === null ? null : relative(cell.root, transcript.path),
       stdoutTail: tail(result.stdout),
       stderrTail: tail(result.stderr),
     });
     return redactObservation(observation);
   } finally {
-    await Promise.all([server?.close(), slot?.release()]);
+    await Promise.all([server?.close(), slot?.release(), sandbox?.dispose()]);
     dispose(cell, options);
+  }
+}
+
+/** A sentinel in a sandboxed spawn's cell that another uid made: not this spawn's evidence. */
+export function forgedSentinels(sentinels: Observation["sentinels"]): string[] {
+  return sentinels
+    .filter((s) => s.madeBySpawn === false)
+    .map((s) => `sentinel-forged: ${s.name} was made by another uid than this spawn's`);
+}
+
+function ownStatus(): string | null {
+  try {
+    return readFileSync("/proc/self/status", "utf8");
+  } catch {
+    return null;
   }
 }
 

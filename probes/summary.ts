@@ -1,5 +1,6 @@
 // A person-readable summary of one observation (the JSON is the data; this is the screen).
 import type { Observation } from "./contracts/observation.js";
+import { heldSummary } from "./isolation/sandbox-report.js";
 
 /** Renders an observation as short labelled lines. */
 export function summarizeObservation(o: Observation): string {
@@ -10,6 +11,8 @@ export function summarizeObservation(o: Observation): string {
   lines.push(
     `argv: ${o.argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(" ")}`,
   );
+  if (o.containmentHeld !== undefined)
+    lines.push(`containment: ${heldSummary(o.containment ?? "unknown", o.containmentHeld)}`);
   if (o.permissionMode !== null || o.sandboxPolicy !== null) {
     lines.push(
       `permission mode: ${o.permissionMode ?? "-"}  sandbox policy: ${o.sandboxPolicy ?? "-"}`,
@@ -21,7 +24,16 @@ export function summarizeObservation(o: Observation): string {
     lines.push(`  ${m.name}  ${where}  (planted in ${m.planted.join(", ") || "-"})`);
   }
   if (o.sentinels.length > 0) lines.push("sentinels:");
-  for (const s of o.sentinels) lines.push(`  ${s.name}  ${s.created ? "created" : "absent"}`);
+  for (const s of o.sentinels) {
+    const by =
+      !s.created || s.byCall === undefined
+        ? ""
+        : s.byCall === null
+          ? "  FLAGGED: no call that ran names it"
+          : `  by call ${s.byCall}`;
+    const owner = s.madeBySpawn === false ? "  NOT made by this spawn's uid" : "";
+    lines.push(`  ${s.name}  ${s.created ? "created" : "absent"}${by}${owner}`);
+  }
   if (o.toolCalls.length > 0) lines.push("tool calls:");
   for (const c of o.toolCalls) {
     const decision = c.permissionDecision === null ? "" : `  decision ${c.permissionDecision}`;

@@ -12,7 +12,7 @@ import { UsageError } from "../core/errors.js";
 import { runProcess } from "../core/exec.js";
 import { makeDirs } from "../core/make-dirs.js";
 import type { CliRef } from "./contracts/probe-spec.js";
-import { containment } from "./isolation/contain.js";
+import { lifetimeContainment } from "./isolation/contain.js";
 import { makeOwnedDir, makeOwnedTempDir, OWNER_FILE, STAGING_PREFIX } from "./leftovers.js";
 
 /** What the cache keeps beside each install, so a later run trusts it without re-running npm. */
@@ -152,7 +152,7 @@ async function runContained(
   args: readonly string[],
   options: { env: Record<string, string>; cwd: string; timeoutMs: number },
 ) {
-  const contained = await containment();
+  const contained = await lifetimeContainment();
   return runProcess({
     ...contained.wrap(file, args),
     ...options,

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -13,6 +13,7 @@ import {
   cellSentinels,
   cellsRemoved,
   createCell,
+  handCellTo,
   removeCell,
   removeCellLater,
 } from "./cell.js";
@@ -227,5 +228,26 @@ describe("the probe cell", () => {
     removeCellLater(cell);
     await cellsRemoved();
     expect(existsSync(cell.root)).toBe(false);
+  });
+});
+
+describe("a cell handed to a sandboxed spawn", () => {
+  it("is the spawn's uid's throughout, but its root and owner file stay witness's", async (ctx) => {
+    if (process.getuid?.() !== 0) ctx.skip("handing files to another uid needs root");
+    await withCell(
+      { files, workspace: "outside-home", trust: true },
+      "claude-code",
+      async (cell) => {
+        await handCellTo(cell, 1879048301);
+        const entries = readdirSync(cell.root, { recursive: true }) as string[];
+        expect(entries.length).toBeGreaterThan(20);
+        const owners = new Map(entries.map((e) => [e, lstatSync(join(cell.root, e)).uid]));
+        expect(owners.get("witness-owner.json")).toBe(0);
+        owners.delete("witness-owner.json");
+        expect(new Set(owners.values())).toEqual(new Set([1879048301]));
+        const root = lstatSync(cell.root);
+        expect([root.uid, root.mode & 0o777]).toEqual([0, 0o755]);
+      },
+    );
   });
 });

@@ -1,6 +1,6 @@
 // The probe cell: a throwaway root per spawn with its own HOME, TMPDIR, git workspace and files.
 import { readdirSync, rmSync } from "node:fs";
-import { mkdir, readdir, realpath, rm, writeFile } from "node:fs/promises";
+import { chmod, lchown, mkdir, readdir, realpath, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 
 import { runProcess } from "../../core/exec.js";
@@ -201,6 +201,20 @@ async function populate(
     markers,
     env,
   };
+}
+
+/**
+ * Hands the cell to a sandboxed spawn's host uid: everything in it becomes that uid's, so the
+ * spawn alone can write there. The root itself and its owner file stay witness's (the spawn can
+ * enter the root, not add, rename or remove its entries), readable by all (0755) so the spawn,
+ * uid 0 in its own user namespace, can reach what it holds.
+ */
+export async function handCellTo(cell: Pick<Cell, "root">, uid: number): Promise<void> {
+  const entries = await readdir(cell.root, { recursive: true });
+  await Promise.all(
+    entries.filter((e) => e !== OWNER_FILE).map((e) => lchown(join(cell.root, e), uid, uid)),
+  );
+  await chmod(cell.root, 0o755);
 }
 
 /** The absolute path the sentinel NAME stands for in this cell, wherever the fixture placed it. */

@@ -46,6 +46,25 @@ export type TokenUsage = z.infer<typeof tokenUsageSchema>;
 /** How the spawn was kept off the network. */
 export const isolationSchema = z.enum(["netns", "loopback-config"]);
 
+/** The containment the CLI ran under, as measured (sandbox) or as launched (the fallbacks). */
+export const heldSchema = z.object({
+  /** The uid the CLI saw itself as. */
+  uid: z.number().int().nullable(),
+  /** Its uid on the host when it ran in a user namespace of its own; null in the host's. */
+  hostUid: z.number().int().nullable(),
+  /** Its capabilities in the host's namespaces: "none", or the effective set in hex. */
+  hostCapabilities: z.string(),
+  /** Whether no_new_privs was set. */
+  noNewPrivs: z.boolean().nullable(),
+  /** /proc showed its own PID namespace only (witness and the host's processes absent). */
+  ownProc: z.boolean(),
+  /** Network interfaces it had (its network namespace's, or the host's). */
+  interfaces: z.array(z.string()),
+  /** Whether it saw the cell view (a host path the view leaves out was not there) or the host's files. */
+  files: z.enum(["cell-view", "host"]),
+});
+export type Held = z.infer<typeof heldSchema>;
+
 /** Everything one probe spawn observed. Every field comes from what the CLI did. */
 export const observationSchema = z.object({
   cli: z.object({ name: z.string(), version: z.string() }),
@@ -58,8 +77,14 @@ export const observationSchema = z.object({
   isolation: isolationSchema,
   /** In a network namespace: the program that bridged its loopback to the fake server. */
   netnsForwarder: z.enum(["socat", "node"]).optional(),
-  /** How the CLI's process tree was tied to witness: its own PID namespace, or a process group. */
-  containment: z.enum(["pidns", "process-group"]).optional(),
+  /**
+   * How the CLI's process tree was tied to witness and kept from its privileges: sandboxed (a PID
+   * namespace, the cell view, a user namespace and host uid of its own), a PID namespace as
+   * witness's user, or a process group.
+   */
+  containment: z.enum(["sandbox", "pidns", "process-group"]).optional(),
+  /** What held around the CLI (measured inside a sandbox; as launched otherwise). */
+  containmentHeld: heldSchema.optional(),
   /** The machine-wide managed files the driver names, and whether each existed at the spawn. */
   managedFiles: z.array(z.object({ path: z.string(), present: z.boolean() })).optional(),
   /** Under `managed: mask`, the directories hidden from the CLI (empty: none of its files existed). */
@@ -87,6 +112,13 @@ export const observationSchema = z.object({
       created: z.boolean(),
       /** The file's first SENTINEL_CONTENT_KEPT characters, when it was created as a file. */
       content: z.string().nullable().optional(),
+      /**
+       * A created sentinel: the script place of the first call that names its path and ran (or
+       * ran and failed); null flags one no such call explains (absent in older records).
+       */
+      byCall: z.number().int().nullable().optional(),
+      /** A created sentinel of a sandboxed spawn: whether the spawn's own host uid made it. */
+      madeBySpawn: z.boolean().optional(),
     }),
   ),
   toolsOffered: z.array(z.string()),

@@ -11,6 +11,7 @@ import { PINNED } from "../../clis/pinned.js";
 import { runProcess } from "../../core/exec.js";
 import { BUILT_CLI, builtCli, WITNESS_ROOT } from "../../test/support/built-cli.js";
 import { tempDir } from "../../test/support/temp-dir.js";
+import { prepareSandbox } from "./sandbox.js";
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -50,17 +51,30 @@ async function waitFor(check: () => boolean, ms = 15_000): Promise<boolean> {
   return check();
 }
 
-// A fake CLI: three sleepers (one detached with setsid unless `noSetsid`), then it waits.
-function fakeCli(mark: string, options: { noSetsid?: boolean } = {}): string {
+// A fake CLI: three sleepers (one detached with setsid unless `noSetsid`), then it waits. It says
+// where it started and that it did in `report` (default: its cell's HOME, the one directory a
+// sandboxed CLI can write besides the rest of its cell).
+function fakeCli(mark: string, options: { noSetsid?: boolean; report?: string } = {}): string {
+  const report = options.report ?? '"$HOME"';
   return [
     "#!/bin/sh",
     `sleep ${mark}1 &`,
     `(sleep ${mark}2) &`,
     options.noSetsid ? "" : `setsid sleep ${mark}3 &`,
-    `pwd > '${dir}/cwd'`,
-    `touch '${dir}/started'`,
+    `pwd > ${report}/cwd`,
+    `touch ${report}/started`,
     "wait",
   ].join("\n");
+}
+
+// The cell HOME under `tmp` the fake reported into, once it has started.
+function startedHome(tmp: string): string | null {
+  for (const name of existsSync(tmp) ? readdirSync(tmp) : []) {
+    if (!name.startsWith("witness-cell-")) continue;
+    const home = join(tmp, name, "home");
+    if (existsSync(join(home, "started"))) return home;
+  }
+  return null;
 }
 
 async function plantFakeClaude(cache: string, script: string): Promise<void> {
@@ -83,8 +97,11 @@ async function killProbe(signal: NodeJS.Signals) {
   await mkdir(tmp);
   await plantFakeClaude(cache, fakeCli(token));
   const controller = new AbortController();
-  const started = waitFor(() => existsSync(join(dir, "started")), 30_000).then((ok) => {
-    if (ok) controller.abort();
+  // Read while the spawn runs: a SIGTERM'd witness removes the cell before it exits.
+  let cell = "";
+  const started = waitFor(() => startedHome(tmp) !== null, 30_000).then(async (ok) => {
+    if (ok) cell = (await readFile(join(startedHome(tmp) ?? "", "cwd"), "utf8")).trim();
+    controller.abort();
     return ok;
   });
   const result = await runProcess({
@@ -105,7 +122,7 @@ async function killProbe(signal: NodeJS.Signals) {
     timeoutMs: 60_000,
   });
   expect(await started, result.stderr).toBe(true);
-  return { result, tmp, cell: (await readFile(join(dir, "cwd"), "utf8")).trim() };
+  return { result, tmp, cell };
 }
 
 describe("a killed witness probe", () => {
@@ -148,7 +165,7 @@ describe("the process-group fallback", () => {
   it("ends the command's whole group when the process that started it dies of SIGKILL", async () => {
     token = `96${process.pid}.`;
     const fake = join(dir, "fake.sh");
-    await writeFile(fake, `${fakeCli(token, { noSetsid: true })}\n`);
+    await writeFile(fake, `${fakeCli(token, { noSetsid: true, report: `'${dir}'` })}\n`);
     await chmod(fake, 0o755);
     // A node process that runs the fake through the exec seam in a process group of its own.
     const exec = join(WITNESS_ROOT, "dist", "core", "exec.js");
@@ -187,17 +204,33 @@ describe("the PID namespace's launcher", () => {
     await chmod(join(bin, "sync"), 0o755);
     const waitForSync = (tries: number) =>
       `for i in $(seq ${tries}); do [ -s '${dir}/synced' ] && exit 0; sleep 0.05; done; exit 1`;
+    // In the sandbox the command sees `dir` as its cell: the flush's record is read there.
+    await chmod(dir, 0o755);
+    const box =
+      contained.kind === "sandbox"
+        ? await prepareSandbox({
+            bin: "/bin/sh",
+            path: "/usr/bin:/bin",
+            cell: { root: dir, cwd: dir },
+            masks: [],
+          })
+        : null;
     const run = (tries: number, flushDir?: string) =>
       runProcess({
-        ...contained.wrap("/bin/sh", ["-c", waitForSync(tries)], flushDir),
+        ...contained.wrap("/bin/sh", ["-c", waitForSync(tries)], {
+          ...(flushDir === undefined ? {} : { flushDir }),
+          ...(box === null ? {} : { sandbox: box.launch }),
+        }),
         env: { PATH: `${bin}:/usr/bin:/bin` },
         cwd: dir,
         timeoutMs: 30_000,
+        reportPipe: contained.reports,
       });
     const flushed = await run(200, "/some/cell");
     expect(flushed.exitCode, flushed.stderr).toBe(0);
     expect((await readFile(join(dir, "synced"), "utf8")).trim()).toBe("-f /some/cell");
     await writeFile(join(dir, "synced"), "");
     expect((await run(20)).exitCode).toBe(1); // no flush asked: nothing ran sync in a second
+    await box?.dispose();
   });
 });

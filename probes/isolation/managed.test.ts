@@ -2,7 +2,7 @@
 // namespace (`mask`), never mounted in witness's own. Every planted managed file lies in a temp
 // root: nothing here writes to the real /etc.
 import { readFileSync } from "node:fs";
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -15,7 +15,7 @@ import { runProcess } from "../../core/exec.js";
 import { tempDir } from "../../test/support/temp-dir.js";
 import { probeSpecSchema } from "../contracts/probe-spec.js";
 import { runProbe } from "../run-probe.js";
-import { containment } from "./contain.js";
+import { claimSpawnUid, containment } from "./contain.js";
 import {
   hostMountNamespace,
   managedFacts,
@@ -26,6 +26,7 @@ import {
   refuseManaged,
 } from "./managed.js";
 import { ASSETS_DIR } from "./netns.js";
+import { prepareView } from "./view.js";
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -101,9 +102,8 @@ describe("managed: mask", () => {
       "refused (managed-unmaskable): /etc/claude-code/CLAUDE.md: managed: mask needs a private mount namespace",
     );
     expect(() => refuseManaged("mask", facts([]), context)).not.toThrow();
-    expect(() =>
-      refuseManaged("mask", present, { ...context, containment: "pidns" }),
-    ).not.toThrow();
+    for (const kind of ["pidns", "sandbox"] as const)
+      expect(() => refuseManaged("mask", present, { ...context, containment: kind })).not.toThrow();
   });
 
   it("refuses to mount in witness's own mount namespace: exit 125, the CLI never runs", async () => {
@@ -123,18 +123,30 @@ describe("managed: mask", () => {
 
   it("hides a planted managed directory from the contained command alone", async (ctx) => {
     const contained = await containment();
-    if (contained.kind !== "pidns") ctx.skip("no PID namespace here (unshare --pid needs root)");
+    if (contained.kind === "process-group")
+      ctx.skip("no PID namespace here (unshare --pid needs root)");
     const file = await plant("/etc/claude-code/CLAUDE.md", "MANAGED-MARKER");
     const dir = dirname(file);
     const show = ["-c", `cat '${file}' 2>&1; ls -A '${dir}'; echo end`];
-    const run = (dirs: string[]) => {
-      const inner = maskWrap("/bin/sh", show, dirs);
-      return runProcess({
-        ...contained.wrap(inner.file, inner.args),
-        env: {},
-        cwd: "/",
-        timeoutMs: 10_000,
-      });
+    // In the sandbox the temp root is shown read-only (it stands for /etc) and the view masks.
+    await chmod(root, 0o755);
+    const run = async (dirs: string[]) => {
+      if (contained.kind !== "sandbox") {
+        const inner = maskWrap("/bin/sh", show, dirs);
+        return runProcess({ ...contained.wrap(inner.file, inner.args), env: {}, cwd: "/" });
+      }
+      const cell = join(root, "cell");
+      await mkdir(cell, { recursive: true });
+      const view = await prepareView({ cell, readOnly: [root], masks: dirs });
+      const uid = claimSpawnUid();
+      try {
+        const sandbox = { view, uid: uid.uid, cwd: cell, masks: dirs };
+        const launch = contained.wrap("/bin/sh", show, { sandbox });
+        return await runProcess({ ...launch, env: {}, cwd: "/", reportPipe: true });
+      } finally {
+        uid.release();
+        await view.dispose();
+      }
     };
     const unmasked = await run([]);
     expect(unmasked.stdout).toContain("MANAGED-MARKER");

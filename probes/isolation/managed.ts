@@ -52,7 +52,8 @@ export function maskTargets(facts: readonly ManagedFact[], root = "/"): string[]
 /**
  * Refuses a spawn the fixture's `managed` setting forbids, before anything is installed or
  * started: `require-absent` while a managed path exists, `mask` where no private mount namespace
- * can hide one (the containment is not a PID namespace, whose `--mount-proc` makes one).
+ * can hide one (a process group; the PID namespace's `--mount-proc` makes one, and so does the
+ * sandbox, whose view mounts the mask).
  */
 export function refuseManaged(
   mode: ManagedMode,
@@ -66,7 +67,7 @@ export function refuseManaged(
       "managed-present",
       `${present.join(", ")}: ${context.cli} reads ${present.length === 1 ? "this machine-wide managed file" : "these machine-wide managed files"} whatever the cell does, and the fixture says managed: require-absent; remove ${present.length === 1 ? "it" : "them"}, or use managed: mask or record`,
     );
-  if (context.containment !== "pidns")
+  if (context.containment === "process-group")
     throw new RefusalError(
       "managed-unmaskable",
       `${present.join(", ")}: managed: mask needs a private mount namespace (unshare --pid --mount-proc, as root), which this machine does not offer; the spawn would see ${present.length === 1 ? "it" : "them"}`,

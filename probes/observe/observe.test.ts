@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { lchown, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -16,6 +16,7 @@ import {
   observe,
   scriptPlaces,
   sentinelContent,
+  sentinelFacts,
   toolsOffered,
 } from "./observe.js";
 
@@ -288,6 +289,56 @@ describe("per-request sightings, call places and sentinel contents", () => {
       expect(sentinelContent(join(dir, "S"))).toBe("verdict: sandboxed\n");
       expect(sentinelContent(join(dir, "missing"))).toBeNull();
       expect(sentinelContent(dir)).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names the call that made a created sentinel, and flags one no call that ran names", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "witness-sentinel-"));
+    try {
+      const path = (n: string) => join(dir, n);
+      await Promise.all(["A", "B", "C", "AB"].map((n) => writeFile(path(n), "")));
+      const calls = [
+        { input: { command: `touch ${path("AB")}` }, outcome: "ran" as const, call: 1 },
+        { input: { command: `touch ${path("B")}` }, outcome: "denied" as const, call: 2 },
+        { input: { command: `touch ${path("C")} && false` }, outcome: "error" as const, call: 3 },
+        { input: { command: `touch ${path("B")}` }, outcome: "ran" as const, call: 4 },
+      ];
+      const facts = sentinelFacts(
+        ["A", "B", "C", "AB", "D"].map((name) => ({ name, path: path(name) })),
+        calls,
+      );
+      expect(facts.map((f) => [f.name, f.created, f.byCall])).toEqual([
+        // `touch …/AB` does not name …/A: A was made by no call.
+        ["A", true, null],
+        ["B", true, 4],
+        ["C", true, 3],
+        ["AB", true, 1],
+        ["D", false, undefined],
+      ]);
+      expect(facts.some((f) => "madeBySpawn" in f)).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("under a sandbox, says whether the spawn's own uid made each created sentinel", async (ctx) => {
+    if (process.getuid?.() !== 0) ctx.skip("handing a file to another uid needs root");
+    const dir = await mkdtemp(join(tmpdir(), "witness-sentinel-"));
+    try {
+      await writeFile(join(dir, "MINE"), "");
+      await writeFile(join(dir, "FORGED"), "");
+      await lchown(join(dir, "MINE"), 1879048300, 1879048300);
+      const facts = sentinelFacts(
+        ["MINE", "FORGED"].map((name) => ({ name, path: join(dir, name) })),
+        [],
+        1879048300,
+      );
+      expect(facts.map((f) => [f.name, f.madeBySpawn])).toEqual([
+        ["MINE", true],
+        ["FORGED", false],
+      ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

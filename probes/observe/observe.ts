@@ -1,6 +1,6 @@
 // Observation extraction: what reached the model, what the CLI offered and what actually ran.
 // Everything CLI-specific comes from the driver: the wire protocol's views, the outcome rule.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 
 import {
   type MarkerLocation,
@@ -103,6 +103,45 @@ export function sentinelContent(path: string): string | null {
   }
 }
 
+/** Whether `text` names `path` as a whole path (not as the start of a longer name). */
+function namesPath(text: string, path: string): boolean {
+  for (let at = text.indexOf(path); at !== -1; at = text.indexOf(path, at + 1))
+    if (!/[\w.-]/.test(text.charAt(at + path.length))) return true;
+  return false;
+}
+
+/**
+ * Each sentinel: created or not, its content, and for a created one the call that explains it:
+ * the first whose input names its path and that ran (or ran and failed), by script place; null
+ * when none did (another process made it, or the CLI ran a call it reported otherwise). Under a
+ * sandbox, whether the spawn's own host uid owns it.
+ */
+export function sentinelFacts(
+  sentinels: readonly { name: string; path: string }[],
+  calls: readonly { input: unknown; outcome: ToolOutcome; call?: number }[],
+  spawnUid?: number,
+): Observation["sentinels"] {
+  return sentinels.map((s) => {
+    if (!existsSync(s.path)) return { ...s, created: false };
+    const index = calls.findIndex(
+      (c) =>
+        (c.outcome === "ran" || c.outcome === "error") &&
+        namesPath(JSON.stringify(c.input) ?? "", s.path),
+    );
+    const byCall = index === -1 ? null : (calls[index]?.call ?? index + 1);
+    const owner = spawnUid === undefined ? {} : { madeBySpawn: ownerOf(s.path) === spawnUid };
+    return { ...s, created: true, content: sentinelContent(s.path), byCall, ...owner };
+  });
+}
+
+function ownerOf(path: string): number | null {
+  try {
+    return lstatSync(path).uid;
+  } catch {
+    return null;
+  }
+}
+
 /** Each issued call's 1-based place in the script (turn, then its place in the reply that issued it). */
 export function scriptPlaces(
   requests: readonly CapturedRequest[],
@@ -152,6 +191,8 @@ export interface ObserveInput {
   transcript: TranscriptFacts;
   /** The script the fake played, to number the calls in script order. */
   script?: Script;
+  /** A sandboxed spawn's host uid: the owner its created sentinels must have. */
+  spawnUid?: number;
 }
 
 /** The request-, file- and transcript-derived fields of an Observation. */
@@ -178,6 +219,25 @@ export function observe(
   const { driver, requests, transcript } = input;
   const places =
     input.script === undefined ? new Map<string, number>() : scriptPlaces(requests, input.script);
+  // The calls the fake actually issued during this spawn, as it recorded them.
+  const toolCalls = issuedCalls(requests).map((call) => {
+    const result = driver.wire.findResult(requests, call.id);
+    // A call the CLI stopped at (opencode's auto-rejected ask) has only its session's record.
+    const recorded = transcript.calls.get(call.id) ?? null;
+    const judged = driver.classify({ wire: result, recorded });
+    return {
+      id: call.id,
+      name: call.name,
+      input: call.input,
+      outcome: judged.outcome,
+      because: judged.because,
+      resultText: result?.text ?? recorded?.result?.text ?? "",
+      // The CLI's own verdict: Qwen Code's error type when the call failed, else its decision.
+      permissionDecision: recorded?.errorType ?? recorded?.decision ?? null,
+      ...(places.has(call.id) ? { call: places.get(call.id) } : {}),
+      ...transcriptOutcome(transcript, call.id),
+    };
+  });
   return {
     requestCount: requests.length,
     sideRequests: sideRequestSummary(requests),
@@ -187,30 +247,9 @@ export function observe(
       seenIn: markerSightings(driver.wire, requests, transcript.markersSeen.has(m.value), m.value),
       sightings: markerOccurrences(driver.wire, requests, m.value),
     })),
-    sentinels: input.sentinels.map((s) => {
-      const created = existsSync(s.path);
-      return created ? { ...s, created, content: sentinelContent(s.path) } : { ...s, created };
-    }),
+    sentinels: sentinelFacts(input.sentinels, toolCalls, input.spawnUid),
     toolsOffered: toolsOffered(driver.wire, requests),
-    // The calls the fake actually issued during this spawn, as it recorded them.
-    toolCalls: issuedCalls(requests).map((call) => {
-      const result = driver.wire.findResult(requests, call.id);
-      // A call the CLI stopped at (opencode's auto-rejected ask) has only its session's record.
-      const recorded = transcript.calls.get(call.id) ?? null;
-      const judged = driver.classify({ wire: result, recorded });
-      return {
-        id: call.id,
-        name: call.name,
-        input: call.input,
-        outcome: judged.outcome,
-        because: judged.because,
-        resultText: result?.text ?? recorded?.result?.text ?? "",
-        // The CLI's own verdict: Qwen Code's error type when the call failed, else its decision.
-        permissionDecision: recorded?.errorType ?? recorded?.decision ?? null,
-        ...(places.has(call.id) ? { call: places.get(call.id) } : {}),
-        ...transcriptOutcome(transcript, call.id),
-      };
-    }),
+    toolCalls,
     permissionMode: transcript.permissionMode,
     sandboxPolicy: transcript.sandboxPolicy,
     permissionModes: transcript.permissionModes,
