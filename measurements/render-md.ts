@@ -1,4 +1,5 @@
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
+import type { WitnessBuild } from "./witness-build.js";
 
 function cell(text: string): string {
   return text.replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -83,6 +84,11 @@ function armLines(arm: ArmRecord): string[] {
   ];
 }
 
+function witnessText(build: WitnessBuild): string {
+  const commit = build.commit === null ? "no commit known" : `commit ${code(build.commit)}`;
+  return `${build.version}, ${commit}${build.dirty === true ? " with uncommitted changes" : ""}`;
+}
+
 /** The record as Markdown for people; the JSON record is what tools read. */
 export function renderMarkdown(record: MeasurementRecord): string {
   const p = record.protocol;
@@ -97,6 +103,7 @@ export function renderMarkdown(record: MeasurementRecord): string {
     `- CLI: ${record.cli.name}@${record.cli.version}; versions that ran: ${record.cli.versionsRun.join(", ") || "none"}`,
     `- machine: ${m.platform} ${m.release} ${m.arch}, Node ${m.node}, ${m.cpus} CPUs; isolation: ${record.isolation.join(", ") || "unknown"}`,
     `- run: ${record.startedAt} to ${record.finishedAt}, ${record.spawnsPerArm} spawns per arm`,
+    ...(record.witness === undefined ? [] : [`- witness: ${witnessText(record.witness)}`]),
     "",
     `Hypothesis: ${p.hypothesis}`,
     "",
