@@ -141,6 +141,10 @@ const PREDICATES: Record<string, (node: JsonSchema) => void> = {
       format: "regex",
     });
   },
+  "argv-rejected": (node) =>
+    Object.assign((node.properties as Record<string, JsonSchema>).matches as JsonSchema, {
+      format: "regex",
+    }),
   "tool-call": (node) => Object.assign(node, { anyOf: [has("tool"), has("call")] }),
 };
 
@@ -214,5 +218,5 @@ export function addArmRules(doc: JsonSchema): void {
       throw new Error(`protocol: arms have no ${key} to add the path-root rule to`);
     knownRoots(key === "fixture" ? (part.properties as JsonSchema).files : part);
   }
-  doc.$defs = { ...((doc.$defs) ?? {}), knownRoots: KNOWN_ROOTS_DEF };
+  doc.$defs = { ...(doc.$defs ?? {}), knownRoots: KNOWN_ROOTS_DEF };
 }
