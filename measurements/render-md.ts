@@ -24,7 +24,7 @@ function spawnLines(spawn: SpawnRecord): string[] {
         .map(([k, v]) => `${k}=${v}`)
         .join(" "),
     )}`,
-    `- CLI run: ${obs.cli.name}@${obs.cli.version}; isolation: ${obs.isolation}${obs.netnsForwarder === undefined ? "" : ` (${obs.netnsForwarder} forwarder)`}; exit ${String(obs.exitCode)}${obs.signal === null ? "" : ` (signal ${obs.signal})`}; ${Math.round(obs.durationMs)} ms; ${obs.requestCount} requests`,
+    `- CLI run: ${obs.cli.name}@${obs.cli.version}; isolation: ${obs.isolation}${obs.netnsForwarder === undefined ? "" : ` (${obs.netnsForwarder} forwarder)`}; exit ${String(obs.exitCode)}${obs.noRequestReason?.meaning == null ? "" : ` (${obs.noRequestReason.meaning})`}${obs.signal === null ? "" : ` (signal ${obs.signal})`}; ${Math.round(obs.durationMs)} ms; ${obs.requestCount} requests`,
     `- markers: ${seen.join(", ") || "none"}`,
   );
   if (obs.toolCalls.length > 0)

@@ -335,4 +335,24 @@ describe("transcript warnings in records", () => {
       expect(record.arms[0]?.reasons[0]).toContain("root/sudo privileges");
     });
   });
+
+  it("carries the CLI's reason for a spawn that reached no model request into the record, JSON and Markdown", async () => {
+    const reason = {
+      exitCode: 55,
+      meaning: "untrusted folder",
+      stderr: "Gemini CLI is not running in a trusted directory.",
+    };
+    const fault = `no-request: no model request reached the fake server; exit 55 (untrusted folder); stderr: "${reason.stderr}"`;
+    const probe: ProbeFn = () =>
+      Promise.resolve(
+        observation({ exitCode: 55, requestCount: 0, noRequestReason: reason, faults: [fault] }),
+      );
+    const record = await runProtocol(locked(), { probe });
+    expect(record.arms[0]?.verdict).toBe("inconclusive");
+    expect(record.arms[0]?.reasons[0]).toContain("not running in a trusted directory");
+    expect(record.arms[0]?.spawns[0]?.observation?.noRequestReason).toEqual(reason);
+    const md = renderMarkdown(record);
+    expect(md).toContain("exit 55 (untrusted folder);");
+    expect(md).toContain(`- faults: ${fault}`);
+  });
 });

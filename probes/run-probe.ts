@@ -19,7 +19,12 @@ import {
 import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
 import type { ProbeCliName } from "./contracts/clis.js";
 import { DEFAULT_MANAGED_MODE, type ManagedMode } from "./contracts/fixture.js";
-import { type Observation, observationSchema, redactObservation } from "./contracts/observation.js";
+import {
+  type NoRequestReason,
+  type Observation,
+  observationSchema,
+  redactObservation,
+} from "./contracts/observation.js";
 import { resolvePathsDeep } from "./contracts/placeholders.js";
 import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
 import { sentinelNames } from "./contracts/script.js";
@@ -40,6 +45,7 @@ import {
 } from "./isolation/managed.js";
 import { acquireSlot, type NetnsSlot, netnsTools } from "./isolation/netns.js";
 import { disownTempDir } from "./leftovers.js";
+import { noRequestReason, reasonText } from "./no-request.js";
 import { observe } from "./observe/observe.js";
 import { spawnEnv } from "./spawn-env.js";
 import { ensureCli } from "./vendor-cache.js";
@@ -75,7 +81,7 @@ export const HANG_PLAYED = "fault:hang";
 export function spawnFaults(
   result: ExecResult,
   requests: readonly CapturedRequest[],
-  context: { cli?: string; rejected?: RejectedArgv | null } = {},
+  context: { cli?: string; rejected?: RejectedArgv | null; reason?: NoRequestReason | null } = {},
 ): string[] {
   const faults: string[] = [];
   const model = requests.filter((r) => !isSideRequest(r));
@@ -85,7 +91,8 @@ export function spawnFaults(
     faults.push(`${context.cli ?? "the CLI"} rejected \`${flag}\`: ${message}`);
   } else if (model.length === 0) {
     const side = requests.length === 0 ? "" : ` (only side traffic: ${sideList(requests)})`;
-    faults.push(`no-request: no model request reached the fake server${side}`);
+    const why = context.reason == null ? "" : `; ${reasonText(context.reason)}`;
+    faults.push(`no-request: no model request reached the fake server${side}${why}`);
   }
   if (result.timedOut && !requests.some((r) => r.answer === HANG_PLAYED))
     faults.push("timeout: the CLI did not finish in time");
@@ -231,11 +238,15 @@ export async function runProbe(
       stdout: result.stdout,
       stderr: result.stderr,
     });
-    // A refusal of the argv is read only when the CLI stopped before asking the model anything.
+    // A refusal of the argv is read only when the CLI stopped before asking the model anything;
+    // any other stop before a model request keeps the CLI's own reason.
+    const asked = requests.some((r) => !isSideRequest(r));
     const rejected =
-      result.exitCode !== 0 && !requests.some((r) => !isSideRequest(r))
-        ? (driver.rejectedArgv?.(result.stderr) ?? null)
-        : null;
+      result.exitCode !== 0 && !asked ? (driver.rejectedArgv?.(result.stderr) ?? null) : null;
+    const reason =
+      asked || rejected !== null || result.spawnError !== null
+        ? null
+        : noRequestReason(result.exitCode, result.stderr, driver.exitMeaning);
     const observation = observationSchema.parse({
       cli: { name: spec.cli.name, version: cli.version },
       argv: [cli.bin, ...args],
@@ -260,9 +271,11 @@ export async function runProbe(
         script: spec.script,
       }),
       rejectedArgv: rejected,
+      ...(reason === null ? {} : { noRequestReason: reason }),
       faults: spawnFaults(result, requests, {
         cli: `${spec.cli.name} ${cli.version}`,
         rejected,
+        reason,
       }),
       transcriptFile: transcript.path === null ? null : relative(cell.root, transcript.path),
       stdoutTail: tail(result.stdout),

@@ -131,6 +131,11 @@ export interface ProbeDriver {
   /** The flag the CLI refused, read from a spawn that exited non-zero before any model request. */
   readonly rejectedArgv?: (stderr: string) => RejectedArgv | null;
   /**
+   * What an exit code means to the CLI, where its own code gives codes a meaning (Gemini CLI's
+   * fatal errors: 55 an untrusted folder …), for a spawn that reached no model request; else null.
+   */
+  readonly exitMeaning?: (exitCode: number) => string | null;
+  /**
    * Plants what the CLI needs in the cell's HOME to run headless against the fake (its settings
    * file, merged under whatever the fixture planted there), before trust is set. Optional.
    */

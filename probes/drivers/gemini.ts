@@ -58,6 +58,24 @@ async function readTranscript(
   };
 }
 
+// The exit codes of Gemini CLI's fatal errors, as its 0.61.0 bundle declares them (its FatalError
+// subclasses); a headless run in a folder it does not trust ends with 55 before any request.
+const GEMINI_EXITS: Readonly<Record<number, string>> = {
+  41: "authentication failed",
+  42: "bad input",
+  44: "sandbox error",
+  52: "configuration error",
+  53: "turn limit reached",
+  54: "tool execution error",
+  55: "untrusted folder: headless Gemini CLI will not run in a folder it does not trust",
+  130: "cancelled",
+};
+
+/** What Gemini CLI's exit code means, for the codes its fatal errors use; else null. */
+export function geminiExitMeaning(exitCode: number): string | null {
+  return GEMINI_EXITS[exitCode] ?? null;
+}
+
 /** Gemini CLI (`@google/gemini-cli`), as the probe cell runs it. */
 export const geminiDriver: ProbeDriver = {
   name: "gemini",
@@ -86,6 +104,7 @@ export const geminiDriver: ProbeDriver = {
   prepareCell,
   trustWorkspace,
   readTranscript,
+  exitMeaning: geminiExitMeaning,
   outcome(result) {
     if (result === null) return "unknown";
     if (NO_SUCH_TOOL.test(result.text)) return "no-such-tool";

@@ -80,6 +80,22 @@ async function readTranscript(
   };
 }
 
+// The exit codes of Qwen Code's fatal errors, as its 0.24.4 bundle declares them (FatalError
+// subclasses, forked from Gemini CLI's: 55 means a spent budget here, not an untrusted folder).
+const QWEN_EXITS: Readonly<Record<number, string>> = {
+  42: "bad input",
+  44: "sandbox error",
+  52: "configuration error",
+  53: "turn limit reached",
+  55: "budget exceeded",
+  130: "cancelled",
+};
+
+/** What Qwen Code's exit code means, for the codes its fatal errors use; else null. */
+export function qwenExitMeaning(exitCode: number): string | null {
+  return QWEN_EXITS[exitCode] ?? null;
+}
+
 /** Qwen Code (`@qwen-code/qwen-code`), as the probe cell runs it. */
 export const qwenDriver: ProbeDriver = {
   name: "qwen",
@@ -104,6 +120,7 @@ export const qwenDriver: ProbeDriver = {
   prepareCell,
   trustWorkspace,
   readTranscript,
+  exitMeaning: qwenExitMeaning,
   outcome(result, decision) {
     if (decision === "execution_denied") return "denied";
     if (decision === "tool_not_registered") return "no-such-tool";
