@@ -139,7 +139,7 @@ beforeAll(async () => {
 
 afterAll(() => (root === "" ? undefined : rm(root, { recursive: true, force: true })));
 
-describe("witness packed and installed into another project", () => {
+describe("witness packed and installed into a consumer project", () => {
   it("the tarball holds the build info prepack writes: witness's version and commit", async () => {
     const listed = await runProcess({
       file: "tar",
