@@ -5,12 +5,12 @@ import { join } from "node:path";
 
 import { Bench } from "tinybench";
 
+import { PINNED } from "../clis/pinned.js";
 import { buildChildEnv } from "../core/child-env.js";
 import { runProcess } from "../core/exec.js";
 import { cellSentinelPath, createCell, removeCell } from "../probes/cell/cell.js";
 import { resolveSentinelsDeep } from "../probes/cell/markers.js";
 import { fixtureSchema } from "../probes/contracts/fixture.js";
-import { PINNED } from "../probes/contracts/pinned.js";
 import type { ProbeCliName, ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { driverFor } from "../probes/drivers/index.js";
 import { driverResponder } from "../probes/drivers/responder.js";

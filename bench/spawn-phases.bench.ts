@@ -7,6 +7,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
 
+import { PINNED } from "../clis/pinned.js";
 import { buildChildEnv } from "../core/child-env.js";
 import { runProcess } from "../core/exec.js";
 import {
@@ -18,7 +19,6 @@ import {
   removeCell,
 } from "../probes/cell/cell.js";
 import { resolveSentinelsDeep } from "../probes/cell/markers.js";
-import { PINNED } from "../probes/contracts/pinned.js";
 import type { ProbeCliName } from "../probes/contracts/probe-spec.js";
 import { sentinelNames } from "../probes/contracts/script.js";
 import { driverFor } from "../probes/drivers/index.js";

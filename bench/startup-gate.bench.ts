@@ -5,13 +5,13 @@ import os from "node:os";
 import { join } from "node:path";
 
 import { NO_CODE_CACHE_VAR } from "../cli/code-cache.js";
+import { PINNED } from "../clis/pinned.js";
 import { buildChildEnv } from "../core/child-env.js";
 import { runProcess } from "../core/exec.js";
 import { runProtocols } from "../measurements/run-protocols.js";
 import type { ProbeFn } from "../measurements/runner.js";
 import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
-import { PINNED } from "../probes/contracts/pinned.js";
 import { BUILT_CLI, builtCli, WITNESS_ROOT } from "../test/support/built-cli.js";
 import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
 import { commit, put, tempGitRepo } from "../test/support/witness-repo.js";

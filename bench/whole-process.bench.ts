@@ -4,8 +4,8 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
 
+import { PINNED } from "../clis/pinned.js";
 import { buildChildEnv } from "../core/child-env.js";
-import { PINNED } from "../probes/contracts/pinned.js";
 import type { ProbeCliName } from "../probes/contracts/probe-spec.js";
 import { ensureCli } from "../probes/vendor-cache.js";
 import { BUILT_CLI, builtCli, WITNESS_ROOT } from "../test/support/built-cli.js";

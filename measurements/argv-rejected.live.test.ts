@@ -5,7 +5,7 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { PINNED } from "../probes/contracts/pinned.js";
+import { PINNED } from "../clis/pinned.js";
 import { liveClis } from "../test/support/live-clis.js";
 import { registeredRepo, witnessWith } from "../test/support/witness-repo.js";
 import { recordSchema } from "./record.js";

@@ -4,7 +4,7 @@ import { basename, join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { PINNED } from "../probes/contracts/pinned.js";
+import { PINNED } from "../clis/pinned.js";
 import { defaultCacheDir } from "../probes/vendor-cache.js";
 import { liveClis } from "../test/support/live-clis.js";
 import { git, witness, WITNESS_ROOT, witnessWith } from "../test/support/witness-repo.js";

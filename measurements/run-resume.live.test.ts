@@ -9,8 +9,8 @@ import { join } from "node:path";
 
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { PINNED } from "../clis/pinned.js";
 import { lockProtocol } from "../prereg/lock.js";
-import { PINNED } from "../probes/contracts/pinned.js";
 import { builtCli, runBuiltCli } from "../test/support/built-cli.js";
 import { liveClis } from "../test/support/live-clis.js";
 import { protocolText } from "../test/support/observations.js";

@@ -2,12 +2,12 @@ import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 
+import { PINNED } from "../clis/pinned.js";
 import { writeFileExclusive } from "../core/atomic.js";
 import { DOCS, protocolFileName } from "../core/doc-paths.js";
 import { UsageError } from "../core/errors.js";
 import { repoRoot } from "../core/git.js";
 import { makeDirs } from "../core/make-dirs.js";
-import { PINNED } from "../probes/contracts/pinned.js";
 import { parseProtocol } from "./load.js";
 
 /** Options of `newProtocol`. */

@@ -3,10 +3,10 @@
 // a cell that exists only on paper (`<cell>` stands for its temp root, `<port>` for the fake's).
 import { join } from "node:path";
 
+import { CLI_CATALOG } from "../clis/catalog.js";
 import { redactArgv, redactEnv } from "../core/redact.js";
 import { type Cell, cellEnv, cellSentinelPath } from "./cell/cell.js";
 import { resolveSentinelsDeep } from "./cell/markers.js";
-import { CLI_CATALOG } from "./contracts/clis.js";
 import { type FileRoot, plantedMarkerNames, WORKSPACE_SENTINEL_DIR } from "./contracts/fixture.js";
 import { cellLayout } from "./contracts/fixture-paths.js";
 import { resolvePaths, resolvePathsDeep, WITNESS_CLI } from "./contracts/placeholders.js";

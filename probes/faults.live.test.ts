@@ -2,8 +2,8 @@
 // retries are bounded by the driver), and a played hang is the one excused timeout.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { PINNED } from "../clis/pinned.js";
 import { liveClis } from "../test/support/live-clis.js";
-import { PINNED } from "./contracts/pinned.js";
 import type { ProbeCliName } from "./contracts/probe-spec.js";
 import type { Fault } from "./contracts/script.js";
 import { releaseWarmSlot } from "./isolation/netns.js";

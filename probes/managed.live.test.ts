@@ -8,12 +8,12 @@ import { join } from "node:path";
 
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { PINNED } from "../clis/pinned.js";
 import { builtCli } from "../test/support/built-cli.js";
 import { liveClis } from "../test/support/live-clis.js";
 import { privateMountsUnavailable, withPlantedEtc } from "../test/support/planted-etc.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import type { Observation } from "./contracts/observation.js";
-import { PINNED } from "./contracts/pinned.js";
 import { containment } from "./isolation/contain.js";
 
 const clis = liveClis([PINNED["claude-code"]], "managed configuration");

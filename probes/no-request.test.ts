@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 
-import { geminiExitMeaning } from "./drivers/gemini.js";
-import { qwenExitMeaning } from "./drivers/qwen.js";
+import { factsOf } from "../clis/facts-by-cli.js";
 import { noRequestReason, REASON_STDERR_CHARS, reasonText, stderrExcerpt } from "./no-request.js";
+
+const GEMINI = factsOf("gemini").exitCodes;
 
 // What headless Gemini CLI 0.61.0 prints in a folder it does not trust (colour codes included).
 const UNTRUSTED =
@@ -27,7 +28,7 @@ describe("the reason of a spawn that reached no model request", () => {
   });
 
   it("reads Gemini CLI's exit 55 as an untrusted folder, in one line with its stderr", () => {
-    const reason = noRequestReason(55, UNTRUSTED, geminiExitMeaning);
+    const reason = noRequestReason(55, UNTRUSTED, GEMINI);
     expect(reason.meaning).toMatch(/^untrusted folder/);
     expect(reasonText(reason)).toMatch(
       /^exit 55 \(untrusted folder: .*\); stderr: "Gemini CLI is not running in a trusted directory/,
@@ -35,14 +36,13 @@ describe("the reason of a spawn that reached no model request", () => {
   });
 
   it("reads an exit code by the CLI that exited: Qwen Code's 55 is a spent budget", () => {
-    expect(qwenExitMeaning(55)).toBe("budget exceeded");
-    expect(geminiExitMeaning(1)).toBeNull();
+    expect(noRequestReason(55, "", factsOf("qwen").exitCodes).meaning).toBe("budget exceeded");
+    expect(noRequestReason(1, "", GEMINI).meaning).toBeNull();
+    expect(noRequestReason(55, "", factsOf("claude-code").exitCodes).meaning).toBeNull();
   });
 
   it("says so when the CLI gave no code, no meaning or nothing on stderr", () => {
-    expect(reasonText(noRequestReason(null, "", geminiExitMeaning))).toBe(
-      "no exit code; nothing on stderr",
-    );
+    expect(reasonText(noRequestReason(null, "", GEMINI))).toBe("no exit code; nothing on stderr");
     expect(reasonText(noRequestReason(1, "boom\n", undefined))).toBe('exit 1; stderr: "boom"');
   });
 });

@@ -1,6 +1,6 @@
-// Why a spawn reached no model request, in the CLI's own terms: the driver's reading of the exit
-// code (a code the CLI's own code gives a meaning, e.g. Gemini CLI's 55 for an untrusted folder)
-// and the last lines it printed on stderr. Without them a probe that got nothing says only that.
+// Why a spawn reached no model request, in the CLI's own terms: what its exit code means (a code
+// the CLI's own code gives a meaning, e.g. Gemini CLI's 55 for an untrusted folder: its facts in
+// clis/) and the last lines it printed on stderr. Without them a probe that got nothing says only that.
 import type { NoRequestReason } from "./contracts/observation.js";
 
 /** Characters of stderr a reason keeps at most (its last lines: the CLI's last words). */
@@ -26,15 +26,18 @@ export function stderrExcerpt(stderr: string): string {
   return text.length > REASON_STDERR_CHARS ? `${text.slice(0, REASON_STDERR_CHARS - 1)}…` : text;
 }
 
-/** The reason of a spawn that reached no model request (`meaning`: the driver's reading). */
+/**
+ * The reason of a spawn that reached no model request; `exitCodes` is what the CLI's own code
+ * says its exit codes mean (its facts in clis/, e.g. Gemini CLI's 55: an untrusted folder).
+ */
 export function noRequestReason(
   exitCode: number | null,
   stderr: string,
-  meaning: ((exitCode: number) => string | null) | undefined,
+  exitCodes: Readonly<Record<number, string>> | undefined,
 ): NoRequestReason {
   return {
     exitCode,
-    meaning: exitCode === null ? null : (meaning?.(exitCode) ?? null),
+    meaning: exitCode === null ? null : (exitCodes?.[exitCode] ?? null),
     stderr: stderrExcerpt(stderr),
   };
 }

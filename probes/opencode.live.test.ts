@@ -3,8 +3,8 @@
 // calls come from its session database, since the run then stops with exit 0.
 import { describe, expect, it } from "vitest";
 
+import { PINNED } from "../clis/pinned.js";
 import { created, liveProbe, seenIn } from "../test/support/live-probe.js";
-import { PINNED } from "./contracts/pinned.js";
 import type { ProbeSpec } from "./contracts/probe-spec.js";
 
 const { clis, probe } = liveProbe("opencode", "opencode probe", 90_000);

@@ -5,10 +5,10 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 
+import { PINNED } from "../clis/pinned.js";
 import { detectParentAccess } from "../orchestrator/parent-access/detect.js";
 import type { ParentAccess } from "../orchestrator/parent-access/parent-access.js";
 import { liveClis } from "../test/support/live-clis.js";
-import { PINNED } from "./contracts/pinned.js";
 import type { ProbeCliName } from "./contracts/probe-spec.js";
 import { runProbe } from "./run-probe.js";
 

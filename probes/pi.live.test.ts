@@ -2,8 +2,8 @@
 // on stdin: pi reads an argument starting with `@` or `-` as a file or an option.
 import { describe, expect, it } from "vitest";
 
+import { PINNED } from "../clis/pinned.js";
 import { created, liveProbe, seenIn } from "../test/support/live-probe.js";
-import { PINNED } from "./contracts/pinned.js";
 import type { ProbeSpec } from "./contracts/probe-spec.js";
 
 const { clis, probe } = liveProbe("pi", "pi probe");

@@ -5,8 +5,8 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { PINNED } from "../clis/pinned.js";
 import { liveClis } from "../test/support/live-clis.js";
-import { PINNED } from "./contracts/pinned.js";
 import type { ProbeCliName } from "./contracts/probe-spec.js";
 import { releaseWarmSlot } from "./isolation/netns.js";
 import { runProbe } from "./run-probe.js";

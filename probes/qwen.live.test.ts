@@ -1,8 +1,8 @@
 // Live probes of the real pinned Qwen Code, installed through the vendor cache, offline.
 import { describe, expect, it } from "vitest";
 
+import { PINNED } from "../clis/pinned.js";
 import { created, liveProbe, seenIn } from "../test/support/live-probe.js";
-import { PINNED } from "./contracts/pinned.js";
 import type { ProbeSpec } from "./contracts/probe-spec.js";
 
 const { clis, probe } = liveProbe("qwen", "Qwen Code probe");

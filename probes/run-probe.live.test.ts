@@ -6,10 +6,10 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 
+import { PINNED } from "../clis/pinned.js";
 import { liveClis } from "../test/support/live-clis.js";
 import { cellsRemoved } from "./cell/cell.js";
 import type { Observation } from "./contracts/observation.js";
-import { PINNED } from "./contracts/pinned.js";
 import type { ProbeCliName, ProbeSpec } from "./contracts/probe-spec.js";
 import { netnsTools, releaseWarmSlot } from "./isolation/netns.js";
 import { runProbe, type RunProbeOptions } from "./run-probe.js";

@@ -4,6 +4,7 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
+import { factsOf } from "../clis/facts-by-cli.js";
 import type { ExecResult } from "../core/exec.js";
 import { scriptSchema } from "./contracts/script.js";
 import { driverFor } from "./drivers/index.js";
@@ -114,9 +115,7 @@ describe("runProbe without an installable CLI", () => {
 describe("managed configuration as a stated fact", () => {
   it("says which of a driver's managed files exist, each by path", () => {
     const present = new Set(["/etc/claude-code/managed-settings.json"]);
-    expect(
-      managedFacts(driverFor("claude-code").managedFiles ?? [], (p) => present.has(p)),
-    ).toEqual([
+    expect(managedFacts(factsOf("claude-code").managedFiles, (p) => present.has(p))).toEqual([
       { path: "/etc/claude-code/managed-settings.json", present: true },
       { path: "/etc/claude-code/managed-settings.d", present: false },
       { path: "/etc/claude-code/managed-mcp.json", present: false },
@@ -127,11 +126,11 @@ describe("managed configuration as a stated fact", () => {
 
   it("is named for Claude Code, Codex and Qwen Code", () => {
     for (const name of ["claude-code", "codex", "qwen"] as const)
-      expect(driverFor(name).managedFiles?.length ?? 0, name).toBeGreaterThan(0);
+      expect(factsOf(name).managedFiles.length, name).toBeGreaterThan(0);
   });
 
   it("is none for Gemini CLI, whose system defaults sit beside the system settings the cell moves", () => {
-    expect(driverFor("gemini").managedFiles).toEqual([]);
+    expect(factsOf("gemini").managedFiles).toEqual([]);
     const cell = { root: "/tmp/cell" } as Parameters<
       ReturnType<typeof driverFor>["launch"]
     >[0]["cell"];

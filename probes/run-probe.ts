@@ -3,6 +3,8 @@ import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 
+import { factsOf } from "../clis/facts-by-cli.js";
+import type { ProbeCliName } from "../clis/names.js";
 import { buildChildEnv } from "../core/child-env.js";
 import { errorMessage } from "../core/error-text.js";
 import { RefusalError } from "../core/errors.js";
@@ -17,7 +19,6 @@ import {
   startCellFlush,
 } from "./cell/cell.js";
 import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
-import type { ProbeCliName } from "./contracts/clis.js";
 import { DEFAULT_MANAGED_MODE, type ManagedMode } from "./contracts/fixture.js";
 import {
   type NoRequestReason,
@@ -120,7 +121,7 @@ export async function checkManaged(
   options: { root?: string } = {},
 ): Promise<{ facts: ManagedFact[]; masked: string[] }> {
   const root = options.root ?? "/";
-  const facts = managedFacts(driverFor(cli).managedFiles ?? [], existsSync, root);
+  const facts = managedFacts(factsOf(cli).managedFiles, existsSync, root);
   const masked = mode === "mask" ? maskTargets(facts, root) : [];
   if (mode !== "record")
     refuseManaged(mode, facts, { cli, containment: (await containment()).kind });
@@ -246,7 +247,7 @@ export async function runProbe(
     const reason =
       asked || rejected !== null || result.spawnError !== null
         ? null
-        : noRequestReason(result.exitCode, result.stderr, driver.exitMeaning);
+        : noRequestReason(result.exitCode, result.stderr, factsOf(spec.cli.name).exitCodes);
     const observation = observationSchema.parse({
       cli: { name: spec.cli.name, version: cli.version },
       argv: [cli.bin, ...args],

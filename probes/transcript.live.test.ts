@@ -2,8 +2,8 @@
 // line unread; a format that moved would show here as drift before it hid anything.
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { PINNED } from "../clis/pinned.js";
 import { liveClis } from "../test/support/live-clis.js";
-import { PINNED } from "./contracts/pinned.js";
 import type { ProbeCliName } from "./contracts/probe-spec.js";
 import { runProbe } from "./run-probe.js";
 

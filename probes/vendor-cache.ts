@@ -6,12 +6,12 @@ import { join } from "node:path";
 
 import { z } from "zod";
 
+import { cliRow, packageFor } from "../clis/names.js";
 import { defaultCacheDir } from "../core/cache-dir.js";
 import { buildChildEnv } from "../core/child-env.js";
 import { UsageError } from "../core/errors.js";
 import { runProcess } from "../core/exec.js";
 import { makeDirs } from "../core/make-dirs.js";
-import { CLI_CATALOG } from "./contracts/clis.js";
 import type { CliRef } from "./contracts/probe-spec.js";
 import { makeOwnedTempDir } from "./leftovers.js";
 
@@ -157,7 +157,8 @@ async function install(
   const existing = await readEntry(dir);
   if (existing) return { bin: join(dir, existing.bin), version: existing.reported };
 
-  const { pkg, bin } = CLI_CATALOG[ref.name];
+  const bin = cliRow(ref.name).bin ?? ref.name;
+  const pkg = packageFor(ref.name, ref.version);
   await makeDirs(cacheDir);
   const staging = join(
     cacheDir,

@@ -1,9 +1,9 @@
 // What the npm registry has published of each CLI: one `npm view` per package, through the one
 // exec seam; a version never published is refused before anything is installed.
+import { packagesOf } from "../clis/names.js";
 import { UsageError } from "../core/errors.js";
 import { runProcess } from "../core/exec.js";
 import { compareVersions, isRelease } from "../core/version-order.js";
-import { CLI_CATALOG } from "./contracts/clis.js";
 import type { CliRef } from "./contracts/probe-spec.js";
 import {
   ensureCli,
@@ -13,12 +13,19 @@ import {
   type VendorCacheOptions,
 } from "./vendor-cache.js";
 
-/** Every version of `name` npm has published, in npm's order (one registry query). */
+/**
+ * Every version of `name` npm has published, in npm's order: one registry query per package the
+ * CLI was published under (pi moved from `@mariozechner/…` to `@earendil-works/…`).
+ */
 export async function publishedVersions(
   name: CliRef["name"],
   options: VendorCacheOptions = {},
 ): Promise<string[]> {
-  const { pkg } = CLI_CATALOG[name];
+  const lists = await Promise.all(packagesOf(name).map((pkg) => packageVersions(pkg, options)));
+  return [...new Set(lists.flat())].sort(compareVersions);
+}
+
+async function packageVersions(pkg: string, options: VendorCacheOptions): Promise<string[]> {
   const npm = await runProcess({
     file: "npm",
     args: ["view", pkg, "versions", "--json", "--loglevel=error"],
@@ -56,7 +63,7 @@ export function requirePublished(ref: CliRef, published: readonly string[]): voi
   const near = nearestPublished(ref.version, published);
   const hint = near.length === 0 ? "" : `; nearest published: ${near.join(", ")}`;
   throw new UsageError(
-    `${ref.name}@${ref.version} was never published (${CLI_CATALOG[ref.name].pkg})${hint}`,
+    `${ref.name}@${ref.version} was never published (${packagesOf(ref.name).join(" or ")})${hint}`,
   );
 }
 

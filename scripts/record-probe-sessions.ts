@@ -6,7 +6,7 @@
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
 
-import { PINNED } from "../probes/contracts/pinned.js";
+import { PINNED } from "../clis/pinned.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { driverFor } from "../probes/drivers/index.js";
 import { releaseWarmSlot } from "../probes/isolation/netns.js";

@@ -1,7 +1,7 @@
 // The situations the transcript fixtures record, per CLI: short scripts, so fixtures stay small.
 // Every call writes a sentinel in the workspace or ends with a known exit status, so its ground
 // truth comes from the cell (the disk, the fake's log), never from the transcript.
-import type { ProbeCliName } from "../probes/contracts/clis.js";
+import type { ProbeCliName } from "../clis/names.js";
 import type { Fixture } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import type { Script } from "../probes/contracts/script.js";

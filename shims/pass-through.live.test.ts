@@ -3,7 +3,7 @@ import { join } from "node:path";
 
 import { afterEach, beforeAll, beforeEach, describe, expect, it, type TestContext } from "vitest";
 
-import { PINNED } from "../probes/contracts/pinned.js";
+import { PINNED } from "../clis/pinned.js";
 import type { ProbeCliName } from "../probes/contracts/probe-spec.js";
 import { liveClis } from "../test/support/live-clis.js";
 import { run, tempDir } from "../test/support/temp-dir.js";

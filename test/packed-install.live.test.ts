@@ -8,9 +8,9 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { PINNED } from "../clis/pinned.js";
 import { type ExecResult, runProcess } from "../core/exec.js";
 import { recordSchema } from "../measurements/record.js";
-import { PINNED } from "../probes/contracts/pinned.js";
 import { builtCli } from "./support/built-cli.js";
 import { liveClis } from "./support/live-clis.js";
 import { commit, git, put, putAdr, WITNESS_ROOT } from "./support/witness-repo.js";

@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 
+import { PINNED } from "../clis/pinned.js";
 import { runProcess } from "../core/exec.js";
-import { PINNED } from "../probes/contracts/pinned.js";
 import { builtCli } from "./support/built-cli.js";
 import { liveClis } from "./support/live-clis.js";
 import { git, WITNESS_ROOT } from "./support/witness-repo.js";

@@ -1,54 +1,36 @@
 // Gemini CLI and Qwen Code chats, pi sessions and opencode databases as `witness transcript`
 // reports them. None of them records an approval mode per turn; a call's outcome comes from the
 // status or wording the CLI wrote for it.
+import { classifyGeminiCall } from "../clis/gemini/outcome.js";
+import { classifyOpencodeCall } from "../clis/opencode/outcome.js";
+import { statedExitCode } from "../clis/outcome.js";
+import { classifyPiCall, piExitCode } from "../clis/pi/outcome.js";
+import { classifyQwenCall } from "../clis/qwen/outcome.js";
 import { driftWarnings } from "./drift.js";
-import type { GeminiChat, GeminiToolCall } from "./gemini-chat.js";
-import { GEMINI_DENIED } from "./gemini-chat.js";
-import { opencodeCallOutcome, type OpencodeDb } from "./opencode-session.js";
-import { piExitCode, piResultOutcome, type PiSession } from "./pi-session.js";
-import type { QwenChat, QwenToolCall } from "./qwen-chat.js";
 import {
-  type CallOutcome,
-  clip,
-  resultExcerpt,
-  statedExitCode,
-  summarizeInput,
-} from "./session-facts.js";
+  type GeminiChat,
+  geminiRecorded,
+  geminiResultText,
+  geminiText,
+  type GeminiToolCall,
+} from "./gemini-chat.js";
+import { type OpencodeDb, opencodeRecorded } from "./opencode-session.js";
+import { piRecorded, type PiSession } from "./pi-session.js";
+import { type QwenChat, qwenRecorded, type QwenToolCall } from "./qwen-chat.js";
+import { clip, phrase, resultExcerpt, summarizeInput } from "./session-facts.js";
 import type { ReportCall, SessionReport } from "./session-report.js";
-
-function textOf(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value))
-    return value.map((part) => textOf((part as { text?: unknown })?.text ?? part)).join("");
-  return value === null || value === undefined ? "" : JSON.stringify(value);
-}
-
-function geminiResultText(result: unknown): string {
-  const first = Array.isArray(result) ? (result[0] as Record<string, unknown>) : null;
-  const response = (first?.functionResponse as { response?: Record<string, unknown> })?.response;
-  return textOf(response?.output ?? response?.error ?? "");
-}
 
 function geminiCall(call: GeminiToolCall): ReportCall {
   const text = geminiResultText(call.result);
-  const exitCode = statedExitCode(text);
-  let outcome: CallOutcome = "unknown";
-  if (call.status === "error")
-    outcome = /not found/i.test(text)
-      ? "no-such-tool"
-      : GEMINI_DENIED.test(text)
-        ? "denied"
-        : "error";
-  else if (call.status === "success")
-    outcome = exitCode === null || exitCode === 0 ? "ran" : "error";
+  const { outcome, because } = classifyGeminiCall({ wire: null, recorded: geminiRecorded(call) });
   return {
     line: call.line,
     id: call.id,
     name: call.name,
     inputSummary: summarizeInput(call.args),
     outcome,
-    because: call.status === null ? "no status recorded" : `status ${call.status}`,
-    exitCode,
+    because: phrase(because),
+    exitCode: statedExitCode(text),
     resultExcerpt: resultExcerpt(outcome, text),
   };
 }
@@ -56,7 +38,7 @@ function geminiCall(call: GeminiToolCall): ReportCall {
 /** The report of a Gemini CLI chat file. */
 export function geminiReport(chat: GeminiChat): SessionReport {
   const models = [...new Set(chat.messages.flatMap((m) => (m.model ? [m.model] : [])))];
-  const answers = chat.messages.filter((m) => m.type === "gemini" && textOf(m.content) !== "");
+  const answers = chat.messages.filter((m) => m.type === "gemini" && geminiText(m.content) !== "");
   const last = answers.at(-1);
   return {
     file: chat.path,
@@ -69,7 +51,7 @@ export function geminiReport(chat: GeminiChat): SessionReport {
     permissionModes: [],
     sandboxPolicies: [],
     calls: chat.toolCalls.map(geminiCall),
-    finalText: last === undefined ? null : clip(textOf(last.content), 2000),
+    finalText: last === undefined ? null : clip(geminiText(last.content), 2000),
     usage: null,
     lineCount: chat.lineCount,
     drift: chat.drift,
@@ -78,25 +60,16 @@ export function geminiReport(chat: GeminiChat): SessionReport {
   };
 }
 
-function qwenOutcome(call: QwenToolCall): { outcome: CallOutcome; because: string } {
-  if (call.errorType === "execution_denied") return { outcome: "denied", because: "errorType" };
-  if (call.errorType === "tool_not_registered")
-    return { outcome: "no-such-tool", because: "errorType" };
-  if (call.executionStatus === "success") return { outcome: "ran", because: "executionStatus" };
-  if (call.executionStatus === "error") return { outcome: "error", because: "executionStatus" };
-  if (call.errorType !== null) return { outcome: "error", because: "errorType" };
-  return { outcome: "unknown", because: "no result recorded" };
-}
-
 function qwenCall(call: QwenToolCall): ReportCall {
-  const { outcome, because } = qwenOutcome(call);
+  const judged = classifyQwenCall({ wire: null, recorded: qwenRecorded(call) });
+  const { outcome } = judged;
   return {
     line: call.line,
     id: call.callId,
     name: call.name ?? "(unnamed)",
     inputSummary: summarizeInput(call.args),
     outcome,
-    because,
+    because: phrase(judged.because),
     exitCode: call.exitCode,
     resultExcerpt: outcome === "ran" ? "" : call.resultExcerpt,
   };
@@ -140,7 +113,8 @@ export function piReport(session: PiSession): SessionReport {
     sandboxPolicies: [],
     calls: session.toolCalls.map((call) => {
       const result = results.get(call.id);
-      const outcome = result === undefined ? "unknown" : piResultOutcome(result);
+      const judged = classifyPiCall({ wire: null, recorded: piRecorded(result) });
+      const outcome = judged.outcome;
       const exitCode = piExitCode(result?.text ?? "");
       return {
         line: call.line,
@@ -148,7 +122,7 @@ export function piReport(session: PiSession): SessionReport {
         name: call.name,
         inputSummary: summarizeInput(call.arguments),
         outcome,
-        because: result === undefined ? "no result recorded" : "isError and wording",
+        because: phrase(judged.because),
         exitCode,
         resultExcerpt: resultExcerpt(outcome, result?.text ?? ""),
       };
@@ -184,14 +158,15 @@ export function opencodeReport(db: OpencodeDb): SessionReport {
     permissionModes: [],
     sandboxPolicies: [],
     calls: calls.map((call, i) => {
-      const outcome = opencodeCallOutcome(call);
+      const judged = classifyOpencodeCall({ wire: null, recorded: opencodeRecorded(call) });
+      const outcome = judged.outcome;
       return {
         line: i + 1,
         id: call.callId,
         name: call.tool,
         inputSummary: summarizeInput(call.input),
         outcome,
-        because: `status ${call.status}`,
+        because: phrase(judged.because),
         exitCode: call.exit,
         resultExcerpt: resultExcerpt(outcome, call.output ?? call.error ?? ""),
       };

@@ -1,15 +1,9 @@
-// Claude Code tool calls: each tool_use joined with its tool_result, and how the call ended, from
-// the record's own decision fields where the version writes them and its wording otherwise.
-import { claudeWording } from "./claude-denials.js";
+// Claude Code tool calls: each tool_use joined with its tool_result, and how the call ended (the
+// one classifier in clis/claude-code/outcome.ts, from the record's decision fields and wording).
+import { classifyClaudeCall } from "../clis/claude-code/outcome.js";
 import type { ClaudePermissionDecision, ClaudeToolResultBlock } from "./claude-records.js";
 import type { DriftLog } from "./drift.js";
-import {
-  type CallOutcome,
-  phrase,
-  resultExcerpt,
-  summarizeInput,
-  type TranscriptCall,
-} from "./session-facts.js";
+import { phrase, resultExcerpt, summarizeInput, type TranscriptCall } from "./session-facts.js";
 
 /** A Claude Code tool call, with the decision fields its result record carried. */
 export interface ClaudeCall extends TranscriptCall {
@@ -28,30 +22,6 @@ export interface ClaudeResultFacts {
   text: string;
   permissionDecision: ClaudePermissionDecision | null;
   toolDenialKind: string | null;
-}
-
-/**
- * How a call ended: a recorded `reject` decision or any `toolDenialKind` is a refusal; without
- * them the wording table decides; an accepted or error-free result ran; anything else is an error.
- */
-export function claudeOutcome(result: ClaudeResultFacts): {
-  outcome: CallOutcome;
-  because: string;
-} {
-  if (result.permissionDecision?.decision === "reject")
-    return { outcome: "denied", because: "permissionDecision reject" };
-  if (result.toolDenialKind !== null)
-    return { outcome: "denied", because: phrase(`toolDenialKind ${result.toolDenialKind}`) };
-  if (result.isError) {
-    const wording = claudeWording(result.text);
-    if (wording !== null)
-      return { outcome: wording.outcome, because: phrase(`wording ${wording.id}`) };
-  }
-  if (result.permissionDecision?.decision === "accept")
-    return { outcome: result.isError ? "error" : "ran", because: "permissionDecision accept" };
-  return result.isError
-    ? { outcome: "error", because: "is_error, no known refusal wording" }
-    : { outcome: "ran", because: "result without is_error" };
 }
 
 /** The calls of one session in the order the model made them. */
@@ -93,8 +63,17 @@ export class ClaudeCallTable {
       const detail = `tool_result for ${block.tool_use_id}, which no earlier tool_use has`;
       return this.drift.note(facts.line, "missing-field", "user/tool_result", detail);
     }
-    const judged = claudeOutcome(facts);
-    Object.assign(call, judged, {
+    const judged = classifyClaudeCall({
+      wire: null,
+      recorded: {
+        decision: facts.permissionDecision?.decision ?? null,
+        denialKind: facts.toolDenialKind,
+        result: { isError: facts.isError, text: facts.text },
+      },
+    });
+    Object.assign(call, {
+      outcome: judged.outcome,
+      because: phrase(judged.because),
       resultLine: facts.line,
       resultExcerpt: resultExcerpt(judged.outcome, facts.text),
       exitCode: claudeExitCode(facts),

@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { recorded, sessionIdOf } from "../test/support/recorded-transcripts.js";
-import { claudeOutcome } from "./claude-calls.js";
 import { readClaudeSession } from "./claude-session.js";
 import { claudeProjectSlug } from "./locate.js";
 
@@ -113,40 +112,6 @@ describe("readClaudeSession on every recorded fixture, against the cell's ground
       if (copies) expect(s.skillListings.length).toBeGreaterThan(0);
     });
   }
-});
-
-describe("claudeOutcome", () => {
-  const base = { line: 1, isError: true, text: "", permissionDecision: null, toolDenialKind: null };
-  it.each([
-    [{ permissionDecision: { decision: "reject" } }, "denied", "permissionDecision reject"],
-    [{ toolDenialKind: "automode-blocked" }, "denied", "toolDenialKind automode-blocked"],
-    [
-      { text: "Claude requested permissions to write to /w/x, but you haven't granted it yet." },
-      "denied",
-      "wording write-not-granted",
-    ],
-    [{ text: "This command requires approval" }, "denied", "wording command-requires-approval"],
-    [
-      { text: "<tool_use_error>Error: No such tool available: Bash</tool_use_error>" },
-      "no-such-tool",
-      "wording no-such-tool",
-    ],
-    [{ text: "Exit code 3\nout" }, "error", "is_error, no known refusal wording"],
-    [
-      { isError: false, text: "ok", permissionDecision: { decision: "accept" } },
-      "ran",
-      "permissionDecision accept",
-    ],
-    [{ isError: false, text: "" }, "ran", "result without is_error"],
-  ] as const)("%j is %s", (facts, outcome, because) => {
-    expect(claudeOutcome({ ...base, ...facts })).toEqual({ outcome, because });
-  });
-
-  it("takes the record's own decision over any wording", () => {
-    const text = "<tool_use_error>Error: No such tool available: Bash</tool_use_error>";
-    const facts = { ...base, text, toolDenialKind: "user-rejected" };
-    expect(claudeOutcome(facts).outcome).toBe("denied");
-  });
 });
 
 describe("readClaudeSession on hand-made sessions", () => {

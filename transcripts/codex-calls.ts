@@ -1,14 +1,9 @@
 // Codex tool calls: every call family (function_call, custom_tool_call, local_shell_call) joined
 // with its output by call_id into one ordered list, and how each call ended.
-import { CODEX_NO_SUCH_TOOL, codexExitCode, codexSandboxWording } from "./codex-exit.js";
+import { classifyCodexCall } from "../clis/codex/outcome.js";
+import { codexExitCode } from "../clis/codex/wordings.js";
 import type { DriftLog } from "./drift.js";
-import {
-  type CallOutcome,
-  phrase,
-  resultExcerpt,
-  summarizeInput,
-  type TranscriptCall,
-} from "./session-facts.js";
+import { phrase, resultExcerpt, summarizeInput, type TranscriptCall } from "./session-facts.js";
 
 /** A command Codex reports it executed (`item_completed` CommandExecution, 0.148+). */
 export interface CodexCommand {
@@ -28,26 +23,6 @@ export interface CodexCall extends TranscriptCall {
   family: "function_call" | "custom_tool_call" | "local_shell_call";
   /** Commands the CLI reported running between the call and its output (0.148+). */
   commands: CodexCommand[];
-}
-
-/**
- * How a call ended: a tool the version does not know is `no-such-tool`; exit code 0 ran; the
- * sandbox's wording is `denied`; another exit code is `error`; without one, error wording decides.
- */
-export function codexOutcome(
-  text: string,
-  exitCode: number | null,
-  commandRefusal: string | null = null,
-): { outcome: CallOutcome; because: string } {
-  if (CODEX_NO_SUCH_TOOL.test(text))
-    return { outcome: "no-such-tool", because: "unsupported call" };
-  if (exitCode === 0) return { outcome: "ran", because: "exit code 0" };
-  const sandbox = codexSandboxWording(text)?.id ?? commandRefusal;
-  if (sandbox !== null) return { outcome: "denied", because: phrase(`sandbox wording ${sandbox}`) };
-  if (exitCode !== null) return { outcome: "error", because: phrase(`exit code ${exitCode}`) };
-  return /error|failed/i.test(text)
-    ? { outcome: "error", because: "no exit code, error wording" }
-    : { outcome: "ran", because: "no exit code, no error wording" };
 }
 
 /** The command an `exec` tool's JavaScript passes to `tools.exec_command({cmd: "…"})`, if one. */
@@ -116,8 +91,13 @@ export class CodexCallTable {
     const exitCode = reading?.code ?? commandExit;
     // A command's own output (0.148+) says what the sandbox did even when the tool's text does not.
     const refusal = call.commands.find((c) => c.sandboxRefusal !== null)?.sandboxRefusal ?? null;
-    const judged = codexOutcome(text, exitCode, refusal);
-    Object.assign(call, judged, {
+    const judged = classifyCodexCall({
+      wire: null,
+      recorded: { exitCode, refusal, result: { isError: false, text } },
+    });
+    Object.assign(call, {
+      outcome: judged.outcome,
+      because: phrase(judged.because),
       resultLine: line,
       resultExcerpt: resultExcerpt(judged.outcome, text),
       exitCode,

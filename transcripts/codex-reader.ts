@@ -1,8 +1,8 @@
 // The line-by-line reading of a Codex rollout: what readCodexRollout streams through.
 import type { z } from "zod";
 
+import { codexSandboxWording } from "../clis/codex/wordings.js";
 import { CodexCallTable, type CodexCommand } from "./codex-calls.js";
-import { codexSandboxWording } from "./codex-exit.js";
 import {
   approvalPolicyText,
   CODEX_KNOWN_EVENT_ITEMS,

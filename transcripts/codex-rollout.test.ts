@@ -4,9 +4,8 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
+import { codexExitCode } from "../clis/codex/wordings.js";
 import { recorded, sessionIdOf } from "../test/support/recorded-transcripts.js";
-import { codexOutcome } from "./codex-calls.js";
-import { codexExitCode, codexSandboxWording } from "./codex-exit.js";
 import { readCodexRollout } from "./codex-rollout.js";
 
 const runs = recorded("codex");
@@ -88,30 +87,6 @@ describe("codexExitCode", () => {
     [["no code here"], null],
   ] as const)("reads %j as %j", (parts, expected) => {
     expect(codexExitCode(parts)).toEqual(expected);
-  });
-});
-
-describe("codexOutcome and the sandbox wordings", () => {
-  it.each([
-    ["unsupported call: shell", null, "no-such-tool"],
-    ["unsupported custom tool call: exec", null, "no-such-tool"],
-    ["touch: cannot touch 'x': Read-only file system", 1, "denied"],
-    ["touch: cannot touch 'x': Permission denied", 1, "denied"],
-    [
-      'exec_command failed: CreateProcess { message: "Codex(Sandbox(Denied { … }))" }',
-      null,
-      "denied",
-    ],
-    ["out", 3, "error"],
-    ["", 0, "ran"],
-    ["all good", null, "ran"],
-    ["command failed", null, "error"],
-  ] as const)("%j with exit %j is %s", (text, exit, outcome) => {
-    expect(codexOutcome(text, exit).outcome).toBe(outcome);
-  });
-
-  it("names the wording that matched", () => {
-    expect(codexSandboxWording("x: Read-only file system")?.id).toBe("read-only-file-system");
   });
 });
 

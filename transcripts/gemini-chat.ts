@@ -4,12 +4,9 @@ import { join } from "node:path";
 
 import { z } from "zod";
 
+import type { RecordedCall } from "../clis/outcome.js";
 import { type Drift, DriftLog, keysOf } from "./drift.js";
 import { MarkerSearch, streamJsonl, tally } from "./jsonl-stream.js";
-
-/** Gemini CLI's own refusals: its policy engine, its workspace boundary, plan mode's plans directory. */
-export const GEMINI_DENIED =
-  /denied by policy|Path not in workspace|Access denied|requires (user )?approval/i;
 
 /** A message line: a user turn, a model (`gemini`) turn, or an info/error note. */
 const messageSchema = z.looseObject({
@@ -146,6 +143,34 @@ export async function readGeminiChat(
     lineCount: summary.lineCount,
     drift: drift.result(),
     markersSeen: search.seen(),
+  };
+}
+
+function textOf(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value))
+    return value.map((part) => textOf((part as { text?: unknown })?.text ?? part)).join("");
+  return value === null || value === undefined ? "" : JSON.stringify(value);
+}
+
+/** The text of a message's content or of a call's function response. */
+export function geminiText(value: unknown): string {
+  return textOf(value);
+}
+
+/** The text the CLI sent back for a call: its function response's output, else its error. */
+export function geminiResultText(result: unknown): string {
+  const first = Array.isArray(result) ? (result[0] as Record<string, unknown>) : null;
+  const response = (first?.functionResponse as { response?: Record<string, unknown> })?.response;
+  return textOf(response?.output ?? response?.error ?? "");
+}
+
+/** What the chat recorded about a call, for the one classifier (clis/gemini/outcome.ts). */
+export function geminiRecorded(call: GeminiToolCall): RecordedCall {
+  const text = geminiResultText(call.result);
+  return {
+    status: call.status,
+    result: call.result === null ? null : { isError: call.status === "error", text },
   };
 }
 

@@ -2,6 +2,9 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
+import { resolveDir } from "../clis/facts.js";
+import { factsOf } from "../clis/facts-by-cli.js";
+import type { TranscriptCliName } from "../clis/names.js";
 import { firstRecord } from "./peek.js";
 
 /** Claude Code keeps slugs at most this long before appending a hash (read from 2.1.332). */
@@ -33,14 +36,18 @@ function stringHash(text: string): number {
 
 /** Claude Code's config directory: `$CLAUDE_CONFIG_DIR`, else `$HOME/.claude`; null without either. */
 export function claudeConfigDir(env: LocateEnv): string | null {
-  if (env.CLAUDE_CONFIG_DIR) return env.CLAUDE_CONFIG_DIR;
-  return env.HOME ? join(env.HOME, ".claude") : null;
+  return configDirOf("claude-code", env);
 }
 
 /** Codex's home: `$CODEX_HOME`, else `$HOME/.codex`; null without either. */
 export function codexHomeDir(env: LocateEnv): string | null {
-  if (env.CODEX_HOME) return env.CODEX_HOME;
-  return env.HOME ? join(env.HOME, ".codex") : null;
+  return configDirOf("codex", env);
+}
+
+/** A CLI's configuration directory as its facts say it resolves it. */
+export function configDirOf(name: TranscriptCliName, env: LocateEnv): string | null {
+  const rule = factsOf(name).configDir;
+  return rule === null ? null : resolveDir(rule, env);
 }
 
 /**

@@ -2,6 +2,7 @@
 import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 
+import type { TranscriptCliName } from "../clis/names.js";
 import { InputError } from "../core/errors.js";
 import { unreadableFile } from "../core/read-input.js";
 import { geminiReport, opencodeReport, piReport, qwenReport } from "./chat-reports.js";
@@ -19,7 +20,7 @@ import { readQwenChat } from "./qwen-chat.js";
 import { claudeReport, codexReport, type SessionReport } from "./session-report.js";
 
 /** The CLI a transcript file comes from, from its first records. */
-export type TranscriptKind = "claude-code" | "codex" | "gemini" | "qwen" | "pi" | "opencode";
+export type TranscriptKind = TranscriptCliName;
 
 /** What the start of a file says it is: a kind, or why it is not a transcript. */
 export type Sniffed = { kind: TranscriptKind; sidechain: boolean } | { kind: null; why: string };
@@ -88,27 +89,38 @@ export async function openTranscript(target: string): Promise<SessionReport> {
     throw unreadableFile(file, error, "the transcript");
   }
   if (sniffed.kind === null) throw new InputError(file, [{ path: "", message: sniffed.why }]);
-  if (sniffed.kind === "codex") return codexReport(await readCodexRollout(file));
-  if (sniffed.kind === "gemini") return geminiReport(await readGeminiChat(file));
-  if (sniffed.kind === "qwen") return qwenReport(await readQwenChat(file));
-  if (sniffed.kind === "pi") return piReport(await readPiSession(file));
-  if (sniffed.kind === "opencode") {
-    const db = await readOpencodeDb(file).catch((error: unknown) => {
-      // A damaged file, or an SQLite database of something else: bad input, not a crash.
-      const why = error instanceof Error ? error.message : String(error);
-      throw new InputError(file, [
-        { path: "", message: `an SQLite file that is no opencode database (${why})` },
-      ]);
-    });
-    return opencodeReport(db);
-  }
+  return READERS[sniffed.kind](file, sniffed.sidechain);
+}
+
+async function claudeCodeReport(file: string, sidechain: boolean): Promise<SessionReport> {
   const session = await readClaudeSession(file);
   const sides =
-    session.sessionId === null || sniffed.sidechain
-      ? []
-      : await claudeSidechains(file, session.sessionId);
+    session.sessionId === null || sidechain ? [] : await claudeSidechains(file, session.sessionId);
   return claudeReport(session, await Promise.all(sides.map((side) => readClaudeSession(side))));
 }
+
+async function opencodeFileReport(file: string): Promise<SessionReport> {
+  const db = await readOpencodeDb(file).catch((error: unknown) => {
+    // A damaged file, or an SQLite database of something else: bad input, not a crash.
+    const why = error instanceof Error ? error.message : String(error);
+    throw new InputError(file, [
+      { path: "", message: `an SQLite file that is no opencode database (${why})` },
+    ]);
+  });
+  return opencodeReport(db);
+}
+
+// One reader per CLI the catalog says witness reads: a row without one does not compile.
+const READERS: Readonly<
+  Record<TranscriptCliName, (file: string, sidechain: boolean) => Promise<SessionReport>>
+> = {
+  "claude-code": claudeCodeReport,
+  codex: async (file) => codexReport(await readCodexRollout(file)),
+  gemini: async (file) => geminiReport(await readGeminiChat(file)),
+  qwen: async (file) => qwenReport(await readQwenChat(file)),
+  pi: async (file) => piReport(await readPiSession(file)),
+  opencode: opencodeFileReport,
+};
 
 const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
 

@@ -7,6 +7,10 @@ import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 
+import { resolveDir } from "../clis/facts.js";
+import { factsOf } from "../clis/facts-by-cli.js";
+import { OPENCODE_WORDING } from "../clis/opencode/outcome.js";
+import type { RecordedCall } from "../clis/outcome.js";
 import { type Drift, DriftLog } from "./drift.js";
 import { MarkerSearch, tally } from "./jsonl-stream.js";
 import {
@@ -18,24 +22,6 @@ import {
   opencodeSessionRowSchema,
   opencodeToolPartSchema,
 } from "./opencode-records.js";
-import type { CallOutcome } from "./session-facts.js";
-
-/** opencode's wordings for a call it did not run: an auto-rejected ask, a deny rule, no such tool. */
-export const OPENCODE_WORDING = {
-  rejected: /rejected permission to use this specific tool call/,
-  ruleDenied: /rule which prevents you from using this specific tool call/,
-  unavailable: /Model tried to call unavailable tool|unavailable tool/,
-} as const;
-
-/** How a call ended by opencode's own record: its wording, then its status and exit code. */
-export function opencodeCallOutcome(call: OpencodeToolCall): CallOutcome {
-  const text = call.output ?? call.error ?? "";
-  if (call.error !== null && OPENCODE_WORDING.rejected.test(call.error)) return "denied";
-  if (OPENCODE_WORDING.unavailable.test(text)) return "no-such-tool";
-  if (OPENCODE_WORDING.ruleDenied.test(text)) return "denied";
-  const failed = call.status === "error" || (call.exit !== null && call.exit !== 0);
-  return failed ? "error" : "ran";
-}
 
 /** One session row. */
 export interface OpencodeSessionInfo {
@@ -63,6 +49,21 @@ export interface OpencodeToolCall {
   exit: number | null;
 }
 
+/**
+ * What the database recorded about a call, for the one classifier (clis/opencode/outcome.ts): an
+ * error in the auto-reject's words is the CLI's decision; a shell command's exit code is only in
+ * the part's metadata, never in the text sent back.
+ */
+export function opencodeRecorded(call: OpencodeToolCall): RecordedCall {
+  const failed = call.status === "error" || (call.exit !== null && call.exit !== 0);
+  return {
+    decision: call.error !== null && OPENCODE_WORDING.rejected.test(call.error) ? "reject" : null,
+    status: call.status,
+    exitCode: call.exit,
+    result: { isError: failed, text: call.output ?? call.error ?? "" },
+  };
+}
+
 /** What witness reads from one opencode database. */
 export interface OpencodeDb {
   path: string;
@@ -84,9 +85,8 @@ export interface OpencodeDb {
 
 /** Where opencode keeps its database for an environment: OPENCODE_DB, else the XDG data home. */
 export function opencodeDbPath(env: Readonly<Record<string, string | undefined>>): string | null {
-  if (env.OPENCODE_DB) return env.OPENCODE_DB;
-  const data = env.XDG_DATA_HOME || (env.HOME ? join(env.HOME, ".local", "share") : undefined);
-  return data === undefined ? null : join(data, "opencode", "opencode.db");
+  const rule = factsOf("opencode").sessions;
+  return rule === null ? null : resolveDir(rule, env);
 }
 
 type Sqlite = typeof import("node-sqlite3-wasm");

@@ -4,9 +4,10 @@ import { join } from "node:path";
 
 import { z } from "zod";
 
+import type { RecordedCall } from "../clis/outcome.js";
 import { type Drift, DriftLog } from "./drift.js";
 import { MarkerSearch, recordType, streamJsonl, tally } from "./jsonl-stream.js";
-import type { CallOutcome } from "./session-facts.js";
+import { configDirOf } from "./locate.js";
 
 const headerSchema = z.looseObject({
   type: z.literal("session"),
@@ -32,21 +33,6 @@ const toolResultSchema = z.looseObject({
   content: contentSchema,
   isError: z.boolean().optional(),
 });
-
-/** pi's answer to a call of a tool it does not offer: `Tool <name> not found`. */
-export const PI_NOT_FOUND = /^Tool \S+ not found/;
-
-/** The exit code pi's bash tool states for a command that failed (`Command exited with code 3`). */
-export function piExitCode(text: string): number | null {
-  const match = /Command exited with code (\d+)/.exec(text);
-  return match ? Number(match[1]) : null;
-}
-
-/** How pi's session says a call ended: pi has no approval layer, so ran, failed or not there. */
-export function piResultOutcome(result: { isError: boolean; text: string }): CallOutcome {
-  if (PI_NOT_FOUND.test(result.text)) return "no-such-tool";
-  return result.isError ? "error" : "ran";
-}
 
 /** The line types pi 0.73 writes; any other is kept and counted as unknown. */
 export const PI_KNOWN_TYPES = [
@@ -75,6 +61,11 @@ export interface PiToolResult {
   toolName: string | null;
   isError: boolean;
   text: string;
+}
+
+/** What the session recorded about a call's result, for the one classifier (clis/pi/outcome.ts). */
+export function piRecorded(result: PiToolResult | undefined): RecordedCall | null {
+  return result === undefined ? null : { result: { isError: result.isError, text: result.text } };
 }
 
 /** One pi session, as far as witness relies on it. */
@@ -200,8 +191,7 @@ function visitMessage(
 
 /** pi's agent directory for an environment: PI_CODING_AGENT_DIR, else `~/.pi/agent`. */
 export function piAgentDir(env: Readonly<Record<string, string | undefined>>): string | null {
-  if (env.PI_CODING_AGENT_DIR) return env.PI_CODING_AGENT_DIR;
-  return env.HOME ? join(env.HOME, ".pi", "agent") : null;
+  return configDirOf("pi", env);
 }
 
 /** The most recently modified session file under `<agentDir>/sessions`, or null when none. */

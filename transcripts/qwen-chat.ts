@@ -4,9 +4,10 @@ import { join } from "node:path";
 
 import { z } from "zod";
 
+import { type RecordedCall, statedExitCode } from "../clis/outcome.js";
 import { type Drift, DriftLog } from "./drift.js";
 import { MarkerSearch, recordType, streamJsonl, tally } from "./jsonl-stream.js";
-import { clip, statedExitCode } from "./session-facts.js";
+import { clip } from "./session-facts.js";
 
 /** Record types Qwen Code 0.23–0.24 writes; anything else is kept as unknown. */
 export const QWEN_KNOWN_TYPES: readonly string[] = ["user", "assistant", "tool_result", "system"];
@@ -48,6 +49,16 @@ export interface QwenToolCall {
   resultExcerpt: string;
   /** The exit code the shell tool's result states, or null. */
   exitCode: number | null;
+}
+
+/** What the chat recorded about a call, for the one classifier (clis/qwen/outcome.ts). */
+export function qwenRecorded(call: QwenToolCall): RecordedCall {
+  return {
+    errorType: call.errorType,
+    status: call.executionStatus,
+    decision: call.decision,
+    exitCode: call.exitCode,
+  };
 }
 
 /** One Qwen Code chat file, as far as witness relies on it. */

@@ -1,8 +1,9 @@
 // The shapes every transcript reader returns for the same facts, whatever CLI wrote the file:
 // a tool call and how it ended, token usage, and the bounded excerpts kept of large values.
 
-/** How a tool call ended, as the transcript tells it. */
-export type CallOutcome = "ran" | "denied" | "no-such-tool" | "error" | "unknown";
+import type { CallOutcome } from "../clis/outcome.js";
+
+export type { CallOutcome } from "../clis/outcome.js";
 
 /** One tool call, from the model's request to the result the CLI recorded. */
 export interface TranscriptCall {
@@ -102,12 +103,6 @@ export function phrase(text: string): string {
 
 function oneLine(text: string): string {
   return detach(text.replace(/\s*\n\s*/g, " ⏎ "));
-}
-
-/** The exit code a shell tool's result states on a line of its own (`Exit Code: 3`), or null. */
-export function statedExitCode(text: string): number | null {
-  const match = /^Exit Code: (-?\d+)$/m.exec(text);
-  return match ? Number(match[1]) : null;
 }
 
 /** Sums usage counts, reading absent or non-numeric ones as 0. */

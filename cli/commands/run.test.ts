@@ -58,7 +58,7 @@ describe("witness run (built CLI)", () => {
     const result = await witness(repo.dir, "run", "--all", "--cli", "cursor@1.0.0");
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(
-      '--cli "cursor@1.0.0": no driver for a CLI named "cursor"; supported: claude-code, codex',
+      '--cli "cursor@1.0.0": no driver for a CLI named "cursor" (cursor: its agent (cursor-agent) is not published on the npm registry); supported: claude-code, codex',
     );
   });
 

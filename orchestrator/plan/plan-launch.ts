@@ -27,23 +27,19 @@ import type { LaunchPlan, PlanLaunchInput } from "./launch-types.js";
 /** Adapters that can render layer 1; a planned node under the ceiling anywhere else is refused. */
 export const ISOLATING_ADAPTERS: readonly Adapter[] = ["claude-code", "codex"];
 
+// One renderer per adapter: a catalog row with an adapter and no renderer does not compile.
+const RENDERERS: Readonly<Record<Adapter, (input: RenderInput) => Rendered>> = {
+  "claude-code": renderClaude,
+  codex: renderCodex,
+  opencode: renderOpencode,
+  pi: renderPi,
+  cursor: renderCursor,
+  gemini: renderGemini,
+  qwen: renderQwen,
+};
+
 function render(input: RenderInput): Rendered {
-  switch (input.adapter) {
-    case "claude-code":
-      return renderClaude(input);
-    case "codex":
-      return renderCodex(input);
-    case "opencode":
-      return renderOpencode(input);
-    case "pi":
-      return renderPi(input);
-    case "cursor":
-      return renderCursor(input);
-    case "gemini":
-      return renderGemini(input);
-    case "qwen":
-      return renderQwen(input);
-  }
+  return RENDERERS[input.adapter](input);
 }
 
 /** Plans one launch; throws RefusalError (with a code) or InputError, and never spawns. */

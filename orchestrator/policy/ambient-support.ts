@@ -1,9 +1,9 @@
 // Which backend honours, refuses or has not measured each ambient_context value (docs/background.md#ac-support, ADR 0001).
+import type { CliName } from "../../clis/names.js";
 import type { AmbientContext } from "../spec/schemas.js";
 
-/** A backend the decision rules on: the adapters, plus kimi and grok. */
-export type AmbientBackend =
-  "claude-code" | "codex" | "opencode" | "pi" | "cursor" | "gemini" | "qwen" | "kimi" | "grok";
+/** A backend the decision rules on: every CLI in the catalog (the adapters, plus kimi and grok). */
+export type AmbientBackend = CliName;
 
 /**
  * One cell. `honoured` must cite the witness measurement record that earned it (the ADR gate

@@ -1,4 +1,5 @@
 // A node with its workflow's defaults merged in, and the fields a launch cannot do without.
+import { ADAPTER_NAMES } from "../../clis/names.js";
 import { InputError } from "../../core/errors.js";
 import { effortScale } from "./effort-scale.js";
 import type { Adapter, NodeSpec, WorkflowSpec } from "./schemas.js";
@@ -26,8 +27,7 @@ export function resolveNode(
       ? [
           {
             path: at("adapter"),
-            message:
-              "expected one of claude-code, codex, opencode, pi, cursor, gemini, qwen (on the node or in the workflow's defaults)",
+            message: `expected one of ${ADAPTER_NAMES.join(", ")} (on the node or in the workflow's defaults)`,
           },
         ]
       : []),

@@ -1,11 +1,10 @@
 // Node, workflow and project-config specs: the shapes a person writes in YAML or JSON.
 import { z } from "zod";
 
-/** The agent CLIs the reference orchestrator can render a launch for. */
-export const adapterSchema = z.enum(
-  ["claude-code", "codex", "opencode", "pi", "cursor", "gemini", "qwen"],
-  { error: "expected one of claude-code, codex, opencode, pi, cursor, gemini, qwen" },
-);
+import { adapterSchema } from "../../clis/names.js";
+
+/** The agent CLIs the reference orchestrator can render a launch for (the catalog's adapters). */
+export { adapterSchema };
 export type Adapter = z.infer<typeof adapterSchema>;
 
 /** Which instruction files reach a node besides its prompt (docs/background.md#ambient-context). */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { CALL_OUTCOMES } from "../../clis/outcome.js";
 import { redactArgv, redactEnv, redactStrings, redactText } from "../../core/redact.js";
 
 /** Where a marker was seen. */
@@ -9,8 +10,8 @@ export type MarkerLocation = z.infer<typeof markerLocationSchema>;
 /** Characters of a created sentinel's content an observation keeps. */
 export const SENTINEL_CONTENT_KEPT = 4096;
 
-/** How a tool call ended, as the CLI reported it back to the model. */
-export const toolOutcomeSchema = z.enum(["ran", "denied", "no-such-tool", "error", "unknown"]);
+/** How a tool call ended (clis/outcome.ts). */
+export const toolOutcomeSchema = z.enum(CALL_OUTCOMES);
 export type ToolOutcome = z.infer<typeof toolOutcomeSchema>;
 
 /** Characters of context kept on each side of a marker occurrence (the widest `near` window). */
@@ -105,8 +106,10 @@ export const observationSchema = z.object({
       name: z.string(),
       input: z.unknown(),
       outcome: toolOutcomeSchema,
+      /** What decided the outcome, in the classifier's words (absent in older records). */
+      because: z.string().optional(),
       resultText: z.string(),
-      /** Claude Code transcript permissionDecision.decision, when recorded. */
+      /** The CLI's own recorded permission decision (Claude Code's permissionDecision …), when recorded. */
       permissionDecision: z.string().nullable(),
       /** Its place in the script, 1-based across every turn's calls (absent in older records). */
       call: z.number().int().optional(),

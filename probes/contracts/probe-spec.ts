@@ -1,14 +1,14 @@
 import { z } from "zod";
 
+import { canonicalCliName, probeCliNameSchema, unsupportedCli } from "../../clis/names.js";
 import { UsageError } from "../../core/errors.js";
 import { compareVersions } from "../../core/version-order.js";
-import { canonicalCliName, probeCliNameSchema, unsupportedCli } from "./clis.js";
 import { type Fixture, fixtureSchema, layoutProblems } from "./fixture.js";
 import { launchEnvProblems, launchEnvSchema } from "./launch-env.js";
 import { unknownPathRoots, unknownRootMessage } from "./placeholders.js";
 import { type Script, scriptSchema, sentinelNames } from "./script.js";
 
-export { type ProbeCliName, probeCliNameSchema } from "./clis.js";
+export { type ProbeCliName, probeCliNameSchema } from "../../clis/names.js";
 
 /** `name@exact.version`, e.g. `claude-code@2.1.332`. */
 export const cliRefSchema = z.strictObject({

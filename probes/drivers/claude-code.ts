@@ -2,19 +2,15 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
+import { CLI_CATALOG } from "../../clis/catalog.js";
+import { classifyClaudeCall } from "../../clis/claude-code/outcome.js";
 import { compareVersions } from "../../core/version-order.js";
-import { CLI_CATALOG } from "../contracts/clis.js";
 import { anthropicMessages } from "../fake/anthropic-messages.js";
 import type { SideRoute } from "../fake/side-routes.js";
 import { claudeCodeHelper } from "./claude-code-helpers.js";
 import { readClaudeTranscript } from "./claude-transcript.js";
 import type { CellPaths, ProbeDriver, RejectedArgv } from "./driver.js";
-import { DUMMY_KEY, NO_SUCH_TOOL } from "./shared.js";
-
-// Every wording of a refusal seen from 0.2.126 to 2.1.332: the ask ("requires/needs approval",
-// "haven't granted it yet"), the path check ("was blocked"), plan mode, and both classifiers.
-const DENIED =
-  /requires approval|needs approval|has been denied|was denied|permission to use .* denied|was blocked|not allowed|haven't granted it yet|while in plan mode/i;
+import { DUMMY_KEY } from "./shared.js";
 
 // Versions before this one iterate `allowedTools` of the project entry and crash without it.
 const LEGACY_TRUST_UNTIL = "2.0.30";
@@ -93,39 +89,6 @@ export const claudeCodeDriver: ProbeDriver = {
   helperCall: claudeCodeHelper,
   rejectedArgv: claudeRejectedArgv,
   readTranscript: readClaudeTranscript,
-  outcome(result, decision) {
-    if (result === null) return decision === "reject" ? "denied" : "unknown";
-    if (NO_SUCH_TOOL.test(result.text)) return "no-such-tool";
-    if (decision === "reject" || (result.isError && DENIED.test(result.text))) return "denied";
-    return result.isError ? "error" : "ran";
-  },
+  classify: classifyClaudeCall,
   sessionFixture: { name: "session.jsonl" },
-  // Read from the 2.1.332 binary (`strings`): on Linux its managed directory is /etc/claude-code
-  // (macOS /Library/Application Support/ClaudeCode), holding managed-settings.json and the
-  // drop-in directory managed-settings.d, managed-mcp.json, the managed memory CLAUDE.md and a
-  // .claude directory of the managed scope's rules, skills, agents and commands.
-  managedFiles: [
-    "/etc/claude-code/managed-settings.json",
-    "/etc/claude-code/managed-settings.d",
-    "/etc/claude-code/managed-mcp.json",
-    "/etc/claude-code/CLAUDE.md",
-    "/etc/claude-code/.claude",
-  ],
-  instructionFiles: [
-    { at: "workspace", path: "CLAUDE.md", when: "project scope" },
-    { at: "workspace", path: ".claude/CLAUDE.md", when: "project scope" },
-    { at: "workspace", path: ".claude/rules/*.md", when: "project scope" },
-    { at: "workspace", path: "CLAUDE.local.md", when: "local scope" },
-    {
-      at: "home",
-      path: ".claude/CLAUDE.md",
-      when: "user scope, or any scope when HOME is an ancestor",
-    },
-    {
-      at: "home",
-      path: ".claude/rules/*.md",
-      when: "user scope, or any scope when HOME is an ancestor",
-    },
-    { at: "parent", path: "CLAUDE.md", when: "project scope: the walk goes up to /" },
-  ],
 };

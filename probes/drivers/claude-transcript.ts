@@ -1,4 +1,5 @@
 // Claude Code's transcript as the observer uses it: the main session the run reported, read once.
+import type { RecordedCall } from "../../clis/outcome.js";
 import { readClaudeSession } from "../../transcripts/claude-session.js";
 import { driftWarnings } from "../../transcripts/drift.js";
 import { claudeConfigDir, locateClaudeSession } from "../../transcripts/locate.js";
@@ -25,9 +26,10 @@ export async function readClaudeTranscript(
       : await locateClaudeSession(configDir, claudeReportedSessionId(hints.stdout));
   if (path === null) return noTranscript();
   const session = await readClaudeSession(path, { markers: hints.markers });
-  const decisions = new Map<string, string>();
+  const calls = new Map<string, RecordedCall>();
   for (const call of session.calls) {
-    if (call.permissionDecision !== null) decisions.set(call.id, call.permissionDecision.decision);
+    const decision = call.permissionDecision?.decision ?? null;
+    calls.set(call.id, { decision, denialKind: call.toolDenialKind });
   }
   return {
     path,
@@ -36,7 +38,7 @@ export async function readClaudeTranscript(
     permissionModes: session.permissionModes.map((m) => m.mode),
     sandboxPolicy: null,
     sandboxPolicies: [],
-    decisions,
+    calls,
     outcomes: new Map(session.calls.map((call) => [call.id, call.outcome])),
     model: session.models.at(-1) ?? null,
     tokenUsage: session.usage,

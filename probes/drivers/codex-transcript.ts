@@ -35,7 +35,15 @@ export async function readCodexTranscript(
     ),
     sandboxPolicy: turn?.sandboxPolicy ?? null,
     sandboxPolicies: rollout.turnContexts.map((t) => t.sandboxPolicy),
-    decisions: new Map(),
+    calls: new Map(
+      rollout.calls.map((call) => [
+        call.id,
+        {
+          exitCode: call.exitCode,
+          refusal: call.commands.find((c) => c.sandboxRefusal !== null)?.sandboxRefusal ?? null,
+        },
+      ]),
+    ),
     outcomes: new Map(rollout.calls.map((call) => [call.id, call.outcome])),
     model: rollout.models.at(-1) ?? null,
     tokenUsage: rollout.usage,

@@ -3,36 +3,16 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
+import { CLI_CATALOG } from "../../clis/catalog.js";
+import { classifyCodexCall } from "../../clis/codex/outcome.js";
+import { PINNED } from "../../clis/pinned.js";
 import { inRange } from "../../core/version-order.js";
-import { CLI_CATALOG } from "../contracts/clis.js";
-import { PINNED } from "../contracts/pinned.js";
 import type { ToolCall } from "../contracts/script.js";
 import { execProgram, openaiResponses } from "../fake/openai-responses.js";
 import type { NamedCall } from "../fake/wire.js";
 import { readCodexTranscript } from "./codex-transcript.js";
 import type { CellPaths, ProbeDriver, RejectedArgv } from "./driver.js";
-import { DUMMY_KEY, NO_SUCH_TOOL } from "./shared.js";
-
-// What a command blocked by Codex's sandbox prints: the kernel's refusal, not a policy message.
-const SANDBOX_DENIED =
-  /Read-only file system|Operation not permitted|Permission denied|sandbox denied|rejected by/i;
-
-// Where each shell tool reports the exit code: the exec tool's JSON (0.144+), the unified exec
-// text "Process exited with code N" (0.96–0.143), the shell tools' "Exit code: N" (up to 0.95).
-const EXIT_CODE = [
-  /"exit_code"\s*:\s*(-?\d+)/,
-  /^Process exited with code (-?\d+)$/m,
-  /^Exit code: (-?\d+)$/m,
-];
-
-/** The exit code a Codex shell tool reported in its output, when it did. */
-export function codexExitCode(text: string): number | null {
-  for (const pattern of EXIT_CODE) {
-    const match = pattern.exec(text);
-    if (match) return Number(match[1]);
-  }
-  return null;
-}
+import { DUMMY_KEY } from "./shared.js";
 
 // Start-up features that reach the network unless switched off, and the first version whose
 // `codex features list` has each (an unknown feature name makes `--disable` exit 1 at once).
@@ -136,24 +116,6 @@ export const codexDriver: ProbeDriver = {
   trustWorkspace,
   rejectedArgv: codexRejectedArgv,
   readTranscript: readCodexTranscript,
-  outcome(result) {
-    if (result === null) return "unknown";
-    if (NO_SUCH_TOOL.test(result.text)) return "no-such-tool";
-    const exit = codexExitCode(result.text);
-    if (exit === 0) return "ran";
-    if (SANDBOX_DENIED.test(result.text)) return "denied";
-    return exit === null && !result.isError && !/error|failed/i.test(result.text) ? "ran" : "error";
-  },
+  classify: classifyCodexCall,
   sessionFixture: { name: "rollout.jsonl" },
-  // The system configuration, its requirements and the managed layer (strings in its binary).
-  managedFiles: [
-    "/etc/codex/config.toml",
-    "/etc/codex/requirements.toml",
-    "/etc/codex/managed_config.toml",
-  ],
-  instructionFiles: [
-    { at: "workspace", path: "AGENTS.md", when: "from the repository root down to the cwd" },
-    { at: "workspace", path: "AGENTS.override.md", when: "instead of AGENTS.md in its directory" },
-    { at: "home", path: ".codex/AGENTS.md", when: "always ($CODEX_HOME)" },
-  ],
 };

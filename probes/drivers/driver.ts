@@ -1,10 +1,11 @@
 // The contract every CLI's driver fulfils: everything specific to one CLI, asked for by the cell,
 // the runner and the observer, which never branch on a CLI's name.
-import type { CliInfo, ProbeCliName } from "../contracts/clis.js";
-import type { FileRoot } from "../contracts/fixture.js";
+import type { CliRow } from "../../clis/catalog.js";
+import type { ProbeCliName } from "../../clis/names.js";
+import type { CallClassifier, RecordedCall } from "../../clis/outcome.js";
 import type { TokenUsage, ToolOutcome } from "../contracts/observation.js";
 import type { SideRoute } from "../fake/side-routes.js";
-import type { CallNaming, HelperRecognizer, WireProtocol, WireResult } from "../fake/wire.js";
+import type { CallNaming, HelperRecognizer, WireProtocol } from "../fake/wire.js";
 
 /** Where a spawn's cell lives, as a driver needs it. */
 export interface CellPaths {
@@ -44,11 +45,9 @@ export interface TranscriptFacts {
   /** The latest turn's sandbox policy (Codex). */
   sandboxPolicy: string | null;
   sandboxPolicies: string[];
-  /** Per tool call id, the CLI's own permission decision, when it records one. */
-  decisions: Map<string, string>;
-  /** Per tool call id, the result as the CLI recorded it (its own error flag), when it does. */
-  results?: Map<string, WireResult>;
-  /** Per tool call id, how the transcript says the call ended. */
+  /** Per tool call id, what the session recorded about it (decision, status, its own result …). */
+  calls: Map<string, RecordedCall>;
+  /** Per tool call id, how the transcript alone says the call ended. */
   outcomes: Map<string, ToolOutcome>;
   /** The last model the session named. */
   model: string | null;
@@ -77,21 +76,13 @@ export function noTranscript(): TranscriptFacts {
     permissionModes: [],
     sandboxPolicy: null,
     sandboxPolicies: [],
-    decisions: new Map(),
+    calls: new Map(),
     outcomes: new Map(),
     model: null,
     tokenUsage: null,
     finalText: null,
     warnings: [],
   };
-}
-
-/** An instruction file the CLI is known to read, a candidate for a marker. */
-export interface InstructionFile {
-  at: FileRoot;
-  path: string;
-  /** When it is read, in a few words. */
-  when: string;
 }
 
 /** An argument the CLI refused before doing anything: the flag, and the CLI's own words. */
@@ -103,8 +94,8 @@ export interface RejectedArgv {
 /** One CLI, as the probe cell drives it (function-valued fields, so they may be passed around). */
 export interface ProbeDriver {
   readonly name: ProbeCliName;
-  /** Package, binary and display name (from the catalog). */
-  readonly info: CliInfo;
+  /** Packages, binary and display name (from the catalog). */
+  readonly info: CliRow;
   /** The fake model API the CLI speaks. */
   readonly wire: WireProtocol;
   /** How scripted calls are named for this CLI (its shell tool, its own tool names). */
@@ -131,11 +122,6 @@ export interface ProbeDriver {
   /** The flag the CLI refused, read from a spawn that exited non-zero before any model request. */
   readonly rejectedArgv?: (stderr: string) => RejectedArgv | null;
   /**
-   * What an exit code means to the CLI, where its own code gives codes a meaning (Gemini CLI's
-   * fatal errors: 55 an untrusted folder …), for a spawn that reached no model request; else null.
-   */
-  readonly exitMeaning?: (exitCode: number) => string | null;
-  /**
    * Plants what the CLI needs in the cell's HOME to run headless against the fake (its settings
    * file, merged under whatever the fixture planted there), before trust is set. Optional.
    */
@@ -151,21 +137,10 @@ export interface ProbeDriver {
     hints: TranscriptHints,
   ) => Promise<TranscriptFacts>;
   /**
-   * How a tool call ended, from the result the CLI sent back, its recorded decision and the
-   * result as its own session recorded it (`recorded`, when `readTranscript` gives one).
+   * How a tool call ended, from the result the CLI sent back and what its session recorded: the
+   * CLI's one classifier (`clis/<cli>/outcome.ts`), the one `witness transcript` uses too.
    */
-  outcome: (
-    result: WireResult | null,
-    decision: string | null,
-    recorded?: WireResult | null,
-  ) => ToolOutcome;
-  /** Instruction files the CLI is known to read (documentation; fixtures choose their own). */
-  readonly instructionFiles: readonly InstructionFile[];
-  /**
-   * Machine-wide managed files the CLI reads whatever its HOME (found in its code); a cell cannot
-   * move them, so every observation says which of them exist. Optional: none known.
-   */
-  readonly managedFiles?: readonly string[];
+  readonly classify: CallClassifier;
   /**
    * How a recorded fixture keeps the session: the stable name its main file is copied under
    * (absent: its own name) and the suffixed files that belong to it (opencode's `-wal`).

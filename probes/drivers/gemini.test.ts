@@ -4,7 +4,7 @@ import { join } from "node:path";
 
 import { afterEach, describe, expect, it } from "vitest";
 
-import { statedExitCode } from "../../transcripts/session-facts.js";
+import { statedExitCode } from "../../clis/outcome.js";
 import { GEMINI_SETTINGS, geminiDriver } from "./gemini.js";
 
 let root: string | null = null;
@@ -109,7 +109,7 @@ describe("the Gemini CLI driver", () => {
     [{ isError: true, text: "Error checking existing file '/x': ENOTDIR" }, "error"],
     [null, "unknown"],
   ])("reads %j as %s", (result, outcome) => {
-    expect(geminiDriver.outcome(result, null)).toBe(outcome);
+    expect(geminiDriver.classify({ wire: result, recorded: null }).outcome).toBe(outcome);
   });
 
   it("reads the exit code from the shell tool's output", () => {

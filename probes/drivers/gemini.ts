@@ -2,15 +2,15 @@
 // trustedFolders.json in the cell's HOME, chat JSONL under ~/.gemini/tmp.
 import { join } from "node:path";
 
+import { CLI_CATALOG } from "../../clis/catalog.js";
+import { classifyGeminiCall } from "../../clis/gemini/outcome.js";
 import { driftWarnings } from "../../transcripts/drift.js";
 import {
-  GEMINI_DENIED,
   geminiHomeDir,
+  geminiRecorded,
   newestGeminiChat,
   readGeminiChat,
 } from "../../transcripts/gemini-chat.js";
-import { statedExitCode } from "../../transcripts/session-facts.js";
-import { CLI_CATALOG } from "../contracts/clis.js";
 import { geminiApi } from "../fake/gemini.js";
 import {
   type CellPaths,
@@ -19,7 +19,7 @@ import {
   type TranscriptFacts,
   type TranscriptHints,
 } from "./driver.js";
-import { DUMMY_KEY, NO_SUCH_TOOL, plantJsonSettings } from "./shared.js";
+import { DUMMY_KEY, plantJsonSettings } from "./shared.js";
 
 /** API-key auth (the fake ignores the key), and every background switch off. */
 export const GEMINI_SETTINGS = {
@@ -54,26 +54,9 @@ async function readTranscript(
     ...noTranscript(),
     path,
     markersSeen: new Set(chat.markersSeen),
+    calls: new Map(chat.toolCalls.map((call) => [call.id, geminiRecorded(call)])),
     warnings: driftWarnings(path, chat.drift),
   };
-}
-
-// The exit codes of Gemini CLI's fatal errors, as its 0.61.0 bundle declares them (its FatalError
-// subclasses); a headless run in a folder it does not trust ends with 55 before any request.
-const GEMINI_EXITS: Readonly<Record<number, string>> = {
-  41: "authentication failed",
-  42: "bad input",
-  44: "sandbox error",
-  52: "configuration error",
-  53: "turn limit reached",
-  54: "tool execution error",
-  55: "untrusted folder: headless Gemini CLI will not run in a folder it does not trust",
-  130: "cancelled",
-};
-
-/** What Gemini CLI's exit code means, for the codes its fatal errors use; else null. */
-export function geminiExitMeaning(exitCode: number): string | null {
-  return GEMINI_EXITS[exitCode] ?? null;
 }
 
 /** Gemini CLI (`@google/gemini-cli`), as the probe cell runs it. */
@@ -104,27 +87,5 @@ export const geminiDriver: ProbeDriver = {
   prepareCell,
   trustWorkspace,
   readTranscript,
-  exitMeaning: geminiExitMeaning,
-  outcome(result) {
-    if (result === null) return "unknown";
-    if (NO_SUCH_TOOL.test(result.text)) return "no-such-tool";
-    if (result.isError) return GEMINI_DENIED.test(result.text) ? "denied" : "error";
-    // A command that exits non-zero is a successful call whose exit code is in the output.
-    const exit = statedExitCode(result.text);
-    return exit === null || exit === 0 ? "ran" : "error";
-  },
-  // None reach a cell: 0.59.0 and 0.61.0 read system-defaults.json from the directory of
-  // GEMINI_CLI_SYSTEM_SETTINGS_PATH (their getSystemDefaultsPath), which launch points into the cell
-  // with the system settings, so /etc/gemini-cli is never read.
-  managedFiles: [],
-  instructionFiles: [
-    { at: "workspace", path: "GEMINI.md", when: "trusted folder: from the cwd up to the git root" },
-    { at: "workspace", path: "AGENTS.md", when: "only when context.fileName names it" },
-    { at: "home", path: ".gemini/GEMINI.md", when: "always (into systemInstruction)" },
-    {
-      at: "home",
-      path: ".gemini/tmp/ws/memory/MEMORY.md",
-      when: "the user's project memory, for a project named ws",
-    },
-  ],
+  classify: classifyGeminiCall,
 };

@@ -1,5 +1,5 @@
 // Every CLI's driver, by name: the only place that maps a CLI name to its code.
-import type { ProbeCliName } from "../contracts/clis.js";
+import type { ProbeCliName } from "../../clis/names.js";
 import { claudeCodeDriver } from "./claude-code.js";
 import { codexDriver } from "./codex.js";
 import type { ProbeDriver } from "./driver.js";

@@ -97,13 +97,12 @@ describe("the opencode driver", () => {
       );
       const got = Object.fromEntries(
         Object.keys(expected).map((id) => {
-          const recorded = facts.results?.get(id) ?? null;
+          const recorded = facts.calls.get(id) ?? null;
           // The rejected call has no result on the wire (the run stopped); the others' text is the same.
+          const text = recorded?.result?.text;
           const wire =
-            recorded === null || facts.decisions.has(id)
-              ? null
-              : { isError: false, text: recorded.text };
-          return [id, opencodeDriver.outcome(wire, facts.decisions.get(id) ?? null, recorded)];
+            text === undefined || recorded?.decision === "reject" ? null : { isError: false, text };
+          return [id, opencodeDriver.classify({ wire, recorded }).outcome];
         }),
       );
       expect(got).toEqual(expected);
@@ -128,6 +127,6 @@ describe("the opencode driver", () => {
     [{ isError: false, text: "Wrote file successfully." }, "ran"],
     [null, "unknown"],
   ] as const)("without a session record, reads %j as %s", (result, outcome) => {
-    expect(opencodeDriver.outcome(result, null, null)).toBe(outcome);
+    expect(opencodeDriver.classify({ wire: result, recorded: null }).outcome).toBe(outcome);
   });
 });

@@ -4,17 +4,17 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
+import { CLI_CATALOG } from "../../clis/catalog.js";
+import { classifyOpencodeCall } from "../../clis/opencode/outcome.js";
+import type { RecordedCall } from "../../clis/outcome.js";
 import { driftWarnings } from "../../transcripts/drift.js";
 import {
-  OPENCODE_WORDING,
-  opencodeCallOutcome,
   opencodeDbPath,
+  opencodeRecorded,
   readOpencodeDb,
 } from "../../transcripts/opencode-session.js";
-import { CLI_CATALOG } from "../contracts/clis.js";
 import type { ToolOutcome } from "../contracts/observation.js";
 import { openaiChat } from "../fake/openai-chat.js";
-import type { WireResult } from "../fake/wire.js";
 import {
   noTranscript,
   type PrepareInput,
@@ -69,23 +69,6 @@ async function prepare(input: PrepareInput): Promise<void> {
   }
 }
 
-const { rejected: REJECTED, ruleDenied: RULE_DENIED, unavailable: UNAVAILABLE } = OPENCODE_WORDING;
-
-/** How a call ended by opencode's own record: its decision, then its text and exit code. */
-export function opencodeOutcome(
-  result: WireResult | null,
-  decision: string | null,
-  recorded: WireResult | null | undefined,
-): ToolOutcome {
-  if (decision === "reject") return "denied";
-  const text = result?.text ?? recorded?.text;
-  if (text === undefined) return "unknown";
-  if (UNAVAILABLE.test(text)) return "no-such-tool";
-  if (RULE_DENIED.test(text)) return "denied";
-  if (recorded != null) return recorded.isError ? "error" : "ran";
-  return "ran";
-}
-
 async function readTranscript(
   env: Readonly<Record<string, string>>,
   hints: TranscriptHints,
@@ -93,25 +76,19 @@ async function readTranscript(
   const path = opencodeDbPath(env);
   if (path === null || !existsSync(path)) return noTranscript();
   const db = await readOpencodeDb(path, { markers: hints.markers });
-  const decisions = new Map<string, string>();
-  const results = new Map<string, WireResult>();
+  const calls = new Map<string, RecordedCall>();
   const outcomes = new Map<string, ToolOutcome>();
   for (const call of db.toolCalls) {
-    const text = call.output ?? call.error ?? "";
-    if (call.error !== null && REJECTED.test(call.error)) decisions.set(call.callId, "reject");
-    // A shell command's exit code is only in the metadata, not in the text sent back.
-    const failed = call.status === "error" || (call.exit !== null && call.exit !== 0);
-    const result = { isError: failed, text };
-    results.set(call.callId, result);
-    outcomes.set(call.callId, opencodeCallOutcome(call));
+    const recorded = opencodeRecorded(call);
+    calls.set(call.callId, recorded);
+    outcomes.set(call.callId, classifyOpencodeCall({ wire: null, recorded }).outcome);
   }
   const model = db.sessions.at(-1)?.model as { id?: unknown; providerID?: unknown } | undefined;
   return {
     ...noTranscript(),
     path,
     markersSeen: new Set(db.markersSeen),
-    decisions,
-    results,
+    calls,
     outcomes,
     model:
       typeof model?.providerID === "string" && typeof model.id === "string"
@@ -146,23 +123,7 @@ export const opencodeDriver: ProbeDriver = {
   // opencode has no notion of a trusted folder.
   trustWorkspace: () => Promise.resolve(),
   readTranscript,
-  outcome: opencodeOutcome,
+  classify: classifyOpencodeCall,
   // After a run the rows are often only in the write-ahead log.
   sessionFixture: { companions: ["-wal"] },
-  instructionFiles: [
-    {
-      at: "workspace",
-      path: "AGENTS.md",
-      when: "from the cwd up to the git root (to / outside git), the first name found of AGENTS.md, CLAUDE.md, CONTEXT.md",
-    },
-    { at: "workspace", path: "CLAUDE.md", when: "when no AGENTS.md is found" },
-    {
-      at: "home",
-      path: ".config/opencode/AGENTS.md",
-      when: "always ($OPENCODE_CONFIG_DIR if set)",
-    },
-    { at: "home", path: ".claude/CLAUDE.md", when: "when there is no global AGENTS.md" },
-    { at: "workspace", path: ".opencode/skills/*/SKILL.md", when: "descriptions" },
-    { at: "home", path: ".claude/skills/*/SKILL.md", when: "descriptions" },
-  ],
 };

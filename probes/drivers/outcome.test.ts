@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { codexExitCode } from "./codex.js";
+import { codexExitCode } from "../../clis/codex/wordings.js";
 import { driverFor } from "./index.js";
 
 const codexOutput = (exit: number, output: string) =>
@@ -108,13 +108,15 @@ describe("tool call outcomes", () => {
     ],
     ["codex", { isError: false, text: "unsupported custom tool call: exec" }, null, "no-such-tool"],
   ] as const)("%s result %j with decision %s is %s", (cli, result, decision, expected) => {
-    expect(driverFor(cli).outcome(result, decision)).toBe(expected);
+    const recorded = decision === null ? null : { decision };
+    expect(driverFor(cli).classify({ wire: result, recorded }).outcome).toBe(expected);
   });
 
   it("reads the exit code out of Codex's exec output", () => {
-    expect(codexExitCode(codexOutput(7, "x"))).toBe(7);
-    expect(codexExitCode("Exit code: 3\nWall time: 0 seconds\nOutput:\n")).toBe(3);
-    expect(codexExitCode("Chunk ID: a\nProcess exited with code 0\nOutput:\n")).toBe(0);
-    expect(codexExitCode("no json")).toBeNull();
+    const code = (text: string) => codexExitCode(text.split("\n"))?.code ?? null;
+    expect(code(codexOutput(7, "x"))).toBe(7);
+    expect(code("Exit code: 3\nWall time: 0 seconds\nOutput:\n")).toBe(3);
+    expect(code("Chunk ID: a\nProcess exited with code 0\nOutput:\n")).toBe(0);
+    expect(code("no json")).toBeNull();
   });
 });

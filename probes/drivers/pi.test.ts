@@ -83,12 +83,10 @@ describe("the pi driver", () => {
       { markers: [], stdout: "", stderr: "" },
     );
     const outcomes = ["call_w0_0", "call_w0_1", "call_w0_2", "call_w0_3"].map((id) => {
-      const recorded = facts.results?.get(id) ?? null;
-      return piDriver.outcome(
-        recorded === null ? null : { isError: false, text: recorded.text },
-        null,
-        recorded,
-      );
+      const recorded = facts.calls.get(id) ?? null;
+      const text = recorded?.result?.text;
+      const wire = text === undefined ? null : { isError: false, text };
+      return piDriver.classify({ wire, recorded }).outcome;
     });
     expect(outcomes).toEqual(["ran", "ran", "error", "no-such-tool"]);
   });
@@ -100,6 +98,7 @@ describe("the pi driver", () => {
     [{ isError: false, text: "(no output)" }, null, "ran"],
     [null, { isError: true, text: "EEXIST: file already exists" }, "error"],
   ] as const)("without a session record, reads %j / %j as %s", (result, recorded, outcome) => {
-    expect(piDriver.outcome(result, null, recorded)).toBe(outcome);
+    const record = recorded === null ? null : { result: recorded };
+    expect(piDriver.classify({ wire: result, recorded: record }).outcome).toBe(outcome);
   });
 });

@@ -3,19 +3,18 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
+import { CLI_CATALOG } from "../../clis/catalog.js";
+import type { RecordedCall } from "../../clis/outcome.js";
+import { classifyPiCall } from "../../clis/pi/outcome.js";
 import { driftWarnings } from "../../transcripts/drift.js";
 import {
   newestPiSession,
-  PI_NOT_FOUND,
   piAgentDir,
-  piExitCode,
-  piResultOutcome,
+  piRecorded,
   readPiSession,
 } from "../../transcripts/pi-session.js";
-import { CLI_CATALOG } from "../contracts/clis.js";
 import type { ToolOutcome } from "../contracts/observation.js";
 import { openaiChat } from "../fake/openai-chat.js";
-import type { WireResult } from "../fake/wire.js";
 import {
   noTranscript,
   type PrepareInput,
@@ -69,19 +68,20 @@ async function readTranscript(
   const path = dir === null ? null : await newestPiSession(dir);
   if (path === null) return noTranscript();
   const session = await readPiSession(path, { markers: hints.markers });
-  const results = new Map<string, WireResult>();
+  const calls = new Map<string, RecordedCall>();
   const outcomes = new Map<string, ToolOutcome>();
   for (const r of session.toolResults) {
-    const result = { isError: r.isError, text: r.text };
-    results.set(r.toolCallId, result);
-    outcomes.set(r.toolCallId, piResultOutcome(result));
+    const recorded = piRecorded(r);
+    if (recorded === null) continue;
+    calls.set(r.toolCallId, recorded);
+    outcomes.set(r.toolCallId, classifyPiCall({ wire: null, recorded }).outcome);
   }
   const model = session.models.at(-1);
   return {
     ...noTranscript(),
     path,
     markersSeen: new Set(session.markersSeen),
-    results,
+    calls,
     outcomes,
     model: model === undefined ? null : `${model.provider}/${model.modelId}`,
     finalText: session.finalText,
@@ -109,34 +109,7 @@ export const piDriver: ProbeDriver = {
   trustWorkspace: () => Promise.resolve(),
   readTranscript,
   // pi has no approval layer: a call that was offered either ran or failed.
-  outcome(result, _decision, recorded) {
-    if (recorded != null) return piResultOutcome(recorded);
-    if (result === null) return "unknown";
-    if (PI_NOT_FOUND.test(result.text)) return "no-such-tool";
-    return (piExitCode(result.text) ?? 0) !== 0 ? "error" : "ran";
-  },
+  classify: classifyPiCall,
   // The session file is named by time and id (kept in meta.json); a fixture gives it a stable name.
   sessionFixture: { name: "session.jsonl" },
-  instructionFiles: [
-    { at: "home", path: ".pi/agent/AGENTS.md", when: "always (or its CLAUDE.md)" },
-    {
-      at: "workspace",
-      path: "AGENTS.md",
-      when: "each directory from the cwd up to /, the first of AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD",
-    },
-    { at: "workspace", path: "CLAUDE.md", when: "when its directory has no AGENTS.md" },
-    { at: "parent", path: "AGENTS.md", when: "the walk ignores the git root" },
-    { at: "grandparent", path: "CLAUDE.md", when: "the walk ignores the git root" },
-    {
-      at: "workspace",
-      path: ".pi/SYSTEM.md",
-      when: "replaces the system prompt, even under --no-context-files",
-    },
-    {
-      at: "workspace",
-      path: ".pi/APPEND_SYSTEM.md",
-      when: "appended unless --append-system-prompt is given",
-    },
-    { at: "home", path: ".pi/agent/skills/*/SKILL.md", when: "descriptions, unless --no-skills" },
-  ],
 };

@@ -2,10 +2,10 @@
 // server, a prompt that looks like a flag is still the argv's last word after `--`, or on stdin.
 import { describe, expect, it } from "vitest";
 
+import type { ProbeCliName } from "../../clis/names.js";
+import { PINNED } from "../../clis/pinned.js";
 import { planLaunch } from "../../orchestrator/plan/plan-launch.js";
 import { type TempWorkspace, tempWorkspace } from "../../test/support/temp-workspace.js";
-import type { ProbeCliName } from "../contracts/clis.js";
-import { PINNED } from "../contracts/pinned.js";
 import { driverFor } from "./index.js";
 
 const PROMPTS = ["-x", "--help", "--model evil"];

@@ -95,7 +95,14 @@ describe("the Qwen Code driver", () => {
     ],
     [null, "execution_denied", "denied"],
     [null, null, "unknown"],
-  ])("reads %j with decision %s as %s", (result, decision, outcome) => {
-    expect(qwenDriver.outcome(result, decision)).toBe(outcome);
+  ])("reads %j with recorded %s as %s", (result, recorded, outcome) => {
+    // The chat records a telemetry decision (auto_accept) or an error type for a call.
+    const record =
+      recorded === null
+        ? null
+        : recorded === "auto_accept"
+          ? { decision: recorded }
+          : { errorType: recorded };
+    expect(qwenDriver.classify({ wire: result, recorded: record }).outcome).toBe(outcome);
   });
 });

@@ -2,10 +2,16 @@
 // in the cell's HOME with managed auto-memory off, chat JSONL under ~/.qwen/projects.
 import { join } from "node:path";
 
+import { CLI_CATALOG } from "../../clis/catalog.js";
+import type { RecordedCall } from "../../clis/outcome.js";
+import { classifyQwenCall } from "../../clis/qwen/outcome.js";
 import { driftWarnings } from "../../transcripts/drift.js";
-import { newestQwenChat, qwenRuntimeDir, readQwenChat } from "../../transcripts/qwen-chat.js";
-import { statedExitCode } from "../../transcripts/session-facts.js";
-import { CLI_CATALOG } from "../contracts/clis.js";
+import {
+  newestQwenChat,
+  qwenRecorded,
+  qwenRuntimeDir,
+  readQwenChat,
+} from "../../transcripts/qwen-chat.js";
 import { createOpenaiChat, type SideRequest } from "../fake/openai-chat.js";
 import {
   type CellPaths,
@@ -14,7 +20,7 @@ import {
   type TranscriptFacts,
   type TranscriptHints,
 } from "./driver.js";
-import { DUMMY_KEY, NO_SUCH_TOOL, plantJsonSettings } from "./shared.js";
+import { DUMMY_KEY, plantJsonSettings } from "./shared.js";
 
 /** The model name the cell gives Qwen Code when the argv names none. */
 export const QWEN_MODEL = "witness-fake-model";
@@ -45,8 +51,6 @@ export const QWEN_MEMORY_EXTRACTION: SideRequest = {
 };
 
 // Qwen Code's permission layer: a declined approval, or a deny rule.
-const DENIED = /permission was declined|denied by permission rules/i;
-
 async function prepareCell(cell: CellPaths): Promise<void> {
   await plantJsonSettings(join(cell.home, ".qwen", "settings.json"), QWEN_SETTINGS);
 }
@@ -66,34 +70,15 @@ async function readTranscript(
   if (path === null) return noTranscript();
   const chat = await readQwenChat(path, { markers: hints.markers });
   // The CLI's own verdict per call: its error type when it failed, else its approval decision.
-  const decisions = new Map<string, string>();
-  for (const call of chat.toolCalls) {
-    const decision = call.errorType ?? call.decision;
-    if (decision !== null) decisions.set(call.callId, decision);
-  }
+  const calls = new Map<string, RecordedCall>();
+  for (const call of chat.toolCalls) calls.set(call.callId, qwenRecorded(call));
   return {
     ...noTranscript(),
     path,
     markersSeen: new Set(chat.markersSeen),
-    decisions,
+    calls,
     warnings: driftWarnings(path, chat.drift),
   };
-}
-
-// The exit codes of Qwen Code's fatal errors, as its 0.24.4 bundle declares them (FatalError
-// subclasses, forked from Gemini CLI's: 55 means a spent budget here, not an untrusted folder).
-const QWEN_EXITS: Readonly<Record<number, string>> = {
-  42: "bad input",
-  44: "sandbox error",
-  52: "configuration error",
-  53: "turn limit reached",
-  55: "budget exceeded",
-  130: "cancelled",
-};
-
-/** What Qwen Code's exit code means, for the codes its fatal errors use; else null. */
-export function qwenExitMeaning(exitCode: number): string | null {
-  return QWEN_EXITS[exitCode] ?? null;
 }
 
 /** Qwen Code (`@qwen-code/qwen-code`), as the probe cell runs it. */
@@ -120,27 +105,5 @@ export const qwenDriver: ProbeDriver = {
   prepareCell,
   trustWorkspace,
   readTranscript,
-  exitMeaning: qwenExitMeaning,
-  outcome(result, decision) {
-    if (decision === "execution_denied") return "denied";
-    if (decision === "tool_not_registered") return "no-such-tool";
-    if (result === null) return decision === null ? "unknown" : "error";
-    if (NO_SUCH_TOOL.test(result.text)) return "no-such-tool";
-    if (DENIED.test(result.text)) return "denied";
-    const exit = statedExitCode(result.text);
-    if (exit !== null) return exit === 0 ? "ran" : "error";
-    return decision === null || decision === "auto_accept" ? "ran" : "error";
-  },
-  // System settings and defaults (strings in its bundle); Qwen Code has no override variable in the cell.
-  managedFiles: ["/etc/qwen-code/settings.json", "/etc/qwen-code/system-defaults.json"],
-  instructionFiles: [
-    { at: "workspace", path: "QWEN.md", when: "from the cwd up to the git root's parent" },
-    { at: "workspace", path: "AGENTS.md", when: "from the cwd up to the git root's parent" },
-    { at: "parent", path: "QWEN.md", when: "the git root's parent is read, nothing above it" },
-    { at: "workspace", path: ".qwen/QWEN.local.md", when: "whatever context.fileName says" },
-    { at: "workspace", path: ".qwen/rules/*.md", when: "baseline rules (no paths:)" },
-    { at: "home", path: ".qwen/QWEN.md", when: "always ($QWEN_HOME)" },
-    { at: "home", path: ".qwen/AGENTS.md", when: "always ($QWEN_HOME)" },
-    { at: "home", path: ".qwen/rules/*.md", when: "baseline rules (no paths:)" },
-  ],
+  classify: classifyQwenCall,
 };

@@ -104,7 +104,8 @@ describe("the fake Gemini API, read by @google/genai", () => {
       isError: false,
       text: "Output: (empty)\nExit Code: 3",
     });
-    expect(geminiDriver.outcome(geminiApi.findResult(s.requests, "call_w0_0"), null)).toBe("error");
+    const wire = geminiApi.findResult(s.requests, "call_w0_0");
+    expect(geminiDriver.classify({ wire, recorded: null }).outcome).toBe("error");
   });
 
   it("answers the model router's JSON request with schema-shaped JSON the client parses", async () => {

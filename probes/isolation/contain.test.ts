@@ -7,10 +7,10 @@ import { join, relative } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
+import { PINNED } from "../../clis/pinned.js";
 import { runProcess } from "../../core/exec.js";
 import { BUILT_CLI, builtCli, WITNESS_ROOT } from "../../test/support/built-cli.js";
 import { tempDir } from "../../test/support/temp-dir.js";
-import { PINNED } from "../contracts/pinned.js";
 
 let dir: string;
 let cleanup: () => Promise<void>;

@@ -7,13 +7,13 @@ import { dirname, join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
+import { factsOf } from "../../clis/facts-by-cli.js";
+import { PROBE_CLI_NAMES } from "../../clis/names.js";
+import { PINNED } from "../../clis/pinned.js";
 import { RefusalError } from "../../core/errors.js";
 import { runProcess } from "../../core/exec.js";
 import { tempDir } from "../../test/support/temp-dir.js";
-import { PROBE_CLI_NAMES } from "../contracts/clis.js";
-import { PINNED } from "../contracts/pinned.js";
 import { probeSpecSchema } from "../contracts/probe-spec.js";
-import { driverFor } from "../drivers/index.js";
 import { runProbe } from "../run-probe.js";
 import { containment } from "./contain.js";
 import {
@@ -43,7 +43,7 @@ async function plant(path: string, text: string): Promise<string> {
 
 const facts = (present: string[]) =>
   managedFacts(
-    driverFor("claude-code").managedFiles ?? [],
+    factsOf("claude-code").managedFiles,
     (p) => present.includes(p.slice(root.length)),
     root,
   );
@@ -89,7 +89,7 @@ describe("managed: mask", () => {
 
   it("keeps every driver's managed paths in a directory of the CLI's own", () => {
     for (const name of PROBE_CLI_NAMES) {
-      const all = (driverFor(name).managedFiles ?? []).map((path) => ({ path, present: true }));
+      const all = factsOf(name).managedFiles.map((path) => ({ path, present: true }));
       expect(() => maskTargets(all), name).not.toThrow();
     }
   });

@@ -145,7 +145,7 @@ export function helperCallSummary(
 
 /** What the observer needs from one finished spawn. */
 export interface ObserveInput {
-  driver: Pick<ProbeDriver, "wire" | "outcome">;
+  driver: Pick<ProbeDriver, "wire" | "classify">;
   requests: readonly CapturedRequest[];
   markers: readonly { name: string; value: string; planted: string[] }[];
   sentinels: readonly { name: string; path: string }[];
@@ -195,16 +195,17 @@ export function observe(
     // The calls the fake actually issued during this spawn, as it recorded them.
     toolCalls: issuedCalls(requests).map((call) => {
       const result = driver.wire.findResult(requests, call.id);
-      const decision = transcript.decisions.get(call.id) ?? null;
       // A call the CLI stopped at (opencode's auto-rejected ask) has only its session's record.
-      const recorded = transcript.results?.get(call.id) ?? null;
+      const recorded = transcript.calls.get(call.id) ?? null;
+      const judged = driver.classify({ wire: result, recorded });
       return {
         id: call.id,
         name: call.name,
         input: call.input,
-        outcome: driver.outcome(result, decision, recorded),
-        resultText: result?.text ?? recorded?.text ?? "",
-        permissionDecision: decision,
+        outcome: judged.outcome,
+        because: judged.because,
+        resultText: result?.text ?? recorded?.result?.text ?? "",
+        permissionDecision: recorded?.decision ?? null,
         ...(places.has(call.id) ? { call: places.get(call.id) } : {}),
         ...transcriptOutcome(transcript, call.id),
       };

@@ -2,8 +2,8 @@
 // run in a trusted workspace outside HOME with an empty script unless the test says otherwise.
 import { afterAll, beforeAll } from "vitest";
 
+import { PINNED } from "../../clis/pinned.js";
 import type { Observation } from "../../probes/contracts/observation.js";
-import { PINNED } from "../../probes/contracts/pinned.js";
 import type { CliRef, ProbeSpec } from "../../probes/contracts/probe-spec.js";
 import { releaseWarmSlot } from "../../probes/isolation/netns.js";
 import { runProbe } from "../../probes/run-probe.js";

@@ -1,5 +1,6 @@
 // What a Codex tool output says about the command it ran: the exit code in any of the forms the
-// versions write, and whether the sandbox refused it (data: one row per wording).
+// versions write, and whether the sandbox or the approval policy refused it (data: one row per
+// wording, with the versions whose recorded runs produced it).
 
 /** One way the sandbox's refusal reads in a command's output, and where it was seen. */
 export interface CodexSandboxWording {
@@ -31,9 +32,28 @@ export const CODEX_SANDBOX_WORDINGS: readonly CodexSandboxWording[] = [
   },
 ];
 
+/** Refusals by the approval policy rather than the sandbox: a patch or command it would not run. */
+export const CODEX_APPROVAL_WORDINGS: readonly CodexSandboxWording[] = [
+  {
+    id: "rejected-by-approval-settings",
+    pattern: /rejected by user approval settings/,
+    when: "apply_patch (or a command) the approval policy refuses under exec (no recorded run yet)",
+    seenOn: [],
+  },
+];
+
 /** The first sandbox wording that matches, or null. */
 export function codexSandboxWording(text: string): CodexSandboxWording | null {
   return CODEX_SANDBOX_WORDINGS.find((row) => row.pattern.test(text)) ?? null;
+}
+
+/** The first sandbox or approval wording that matches, or null. */
+export function codexRefusalWording(text: string): CodexSandboxWording | null {
+  return (
+    codexSandboxWording(text) ??
+    CODEX_APPROVAL_WORDINGS.find((row) => row.pattern.test(text)) ??
+    null
+  );
 }
 
 /** How a call Codex did not know reads (0.58 – 0.171). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
+import { canonicalCliName, PROBE_CLI_NAMES } from "../../clis/names.js";
 import { UsageError } from "../../core/errors.js";
-import { canonicalCliName, PROBE_CLI_NAMES } from "./clis.js";
 import { parseCliRef } from "./probe-spec.js";
 
 describe("CLI names and references", () => {

@@ -116,6 +116,13 @@ export const CLAUDE_WORDINGS: readonly ClaudeWording[] = [
     seenOn: ["2.1.200", "2.1.282", "2.1.300", "2.1.332"],
   },
   {
+    id: "deny-rule",
+    outcome: "denied",
+    pattern: /^Permission to (use|read|edit) .+ has been denied\./,
+    when: "a permissions.deny rule in a settings file (read from the 2.1.332 binary; no recorded run yet)",
+    seenOn: [],
+  },
+  {
     id: "no-such-tool-disabled",
     outcome: "no-such-tool",
     pattern: /No such tool available: (\w+)\. \1 is disabled for this session/,

@@ -1,0 +1,144 @@
+// Every agent CLI witness knows of, as one table: the names, packages, pinned versions and
+// capabilities that every other list, type and schema in the repository derives from.
+
+/** A capability a CLI has in witness, or the reason it has not. */
+export type Capability = true | { lacks: string };
+
+/** An npm package that published the CLI, for the versions in its range (inclusive). */
+export interface PackageRange {
+  name: string;
+  /** The first version published under this name (absent: from the first). */
+  from?: string;
+  /** The last version published under this name (absent: still published). */
+  upTo?: string;
+}
+
+/** What witness knows about one CLI before loading any of its code. */
+export interface CliRow {
+  /** How screens and records name it. */
+  display: string;
+  /** The npm packages holding it, oldest name first; empty when it is not on the registry. */
+  packages: readonly PackageRange[];
+  /** The executable its package installs (null: witness never runs it). */
+  bin: string | null;
+  /** Other names a person may type for it (the binary, the packages). */
+  aliases: readonly string[];
+  /** The version the shipped protocols and live tests pin (null: none can be installed). */
+  pinned: string | null;
+  /** A probe driver in `probes/drivers/`: witness installs, runs and observes it. */
+  probe: Capability;
+  /** A session reader in `transcripts/`: `witness transcript` reads what it writes. */
+  transcript: Capability;
+  /** A renderer in `orchestrator/render/`: the reference orchestrator launches it. */
+  adapter: Capability;
+}
+
+const NOT_ON_NPM = "its agent (cursor-agent) is not published on the npm registry";
+const NO_DRIVER_YET = "no driver yet: its loading is known from a decision record only";
+
+/** The catalog, by canonical name. Adding a CLI starts here (docs/adding-a-cli.md). */
+export const CLI_CATALOG = {
+  "claude-code": {
+    display: "Claude Code",
+    packages: [{ name: "@anthropic-ai/claude-code" }],
+    bin: "claude",
+    aliases: ["claude", "@anthropic-ai/claude-code"],
+    pinned: "2.1.332",
+    probe: true,
+    transcript: true,
+    adapter: true,
+  },
+  codex: {
+    display: "Codex",
+    packages: [{ name: "@openai/codex" }],
+    bin: "codex",
+    aliases: ["@openai/codex"],
+    pinned: "0.171.0",
+    probe: true,
+    transcript: true,
+    adapter: true,
+  },
+  gemini: {
+    display: "Gemini CLI",
+    packages: [{ name: "@google/gemini-cli" }],
+    bin: "gemini",
+    aliases: ["gemini-cli", "@google/gemini-cli"],
+    pinned: "0.61.0",
+    probe: true,
+    transcript: true,
+    adapter: true,
+  },
+  qwen: {
+    display: "Qwen Code",
+    packages: [{ name: "@qwen-code/qwen-code" }],
+    bin: "qwen",
+    aliases: ["qwen-code", "@qwen-code/qwen-code"],
+    pinned: "0.24.4",
+    probe: true,
+    transcript: true,
+    adapter: true,
+  },
+  pi: {
+    display: "pi",
+    packages: [
+      { name: "@mariozechner/pi-coding-agent", upTo: "0.73.1" },
+      { name: "@earendil-works/pi-coding-agent", from: "0.74.0" },
+    ],
+    bin: "pi",
+    aliases: [
+      "pi-coding-agent",
+      "@mariozechner/pi-coding-agent",
+      "@earendil-works/pi-coding-agent",
+    ],
+    pinned: "0.73.1",
+    probe: true,
+    transcript: true,
+    adapter: true,
+  },
+  opencode: {
+    display: "opencode",
+    packages: [{ name: "opencode-ai" }],
+    bin: "opencode",
+    aliases: ["opencode-ai"],
+    pinned: "1.18.33",
+    probe: true,
+    transcript: true,
+    adapter: true,
+  },
+  cursor: {
+    display: "Cursor",
+    packages: [],
+    bin: null,
+    aliases: ["cursor-agent"],
+    pinned: null,
+    probe: { lacks: NOT_ON_NPM },
+    transcript: { lacks: `${NOT_ON_NPM}, so no session of it was ever recorded` },
+    adapter: true,
+  },
+  kimi: {
+    display: "Kimi Code",
+    packages: [],
+    bin: null,
+    aliases: ["kimi-code"],
+    pinned: null,
+    probe: { lacks: NO_DRIVER_YET },
+    transcript: { lacks: NO_DRIVER_YET },
+    adapter: {
+      lacks:
+        "the reference orchestrator renders no kimi launch; it appears in the ambient support table only",
+    },
+  },
+  grok: {
+    display: "Grok Build",
+    packages: [],
+    bin: null,
+    aliases: ["grok-build"],
+    pinned: null,
+    probe: { lacks: "not published on the npm registry; read from source by a decision record" },
+    transcript: { lacks: "not published on the npm registry" },
+    adapter: {
+      lacks:
+        "the reference orchestrator renders no grok launch; it appears in the ambient support table only",
+    },
+  },
+} as const satisfies Record<string, CliRow>;

@@ -1,0 +1,34 @@
+// The one classifier per CLI, judged against ground truth built from the cell (sentinels on disk,
+// the fake server's log), never from the transcript: once with what a probe has (the result on the
+// wire and the session's record), once with the wire alone, once with the session alone.
+import { join } from "node:path";
+
+import { afterAll, describe, expect, it } from "vitest";
+
+import { classifierFor } from "../clis/classify.js";
+import { driverFor } from "../probes/drivers/index.js";
+import { homeWith, recorded, removeHomes, sessionIdOf } from "./support/recorded-transcripts.js";
+
+afterAll(removeHomes);
+
+const runs = [...recorded("claude-code"), ...recorded("codex")];
+
+describe("each recorded run's calls, classified as the probe and `witness transcript` classify them", () => {
+  it.each(runs.map((r) => [r.name, r] as const))("%s", async (_name, run) => {
+    const home = await homeWith(run);
+    const id = sessionIdOf(run);
+    const env = { HOME: home, CODEX_HOME: join(home, ".codex") };
+    const hints = { markers: [], stdout: `{"session_id":"${id}"}`, stderr: `session id: ${id}\n` };
+    const facts = await driverFor(run.cli).readTranscript(env, hints);
+    const classify = classifierFor(run.cli);
+    expect(driverFor(run.cli).classify).toBe(classify);
+    for (const call of run.truth.calls) {
+      const recordedCall = facts.calls.get(call.id) ?? null;
+      const probe = classify({ wire: call.wireResult, recorded: recordedCall });
+      expect(probe.outcome, `${call.id} (probe: ${probe.because})`).toBe(call.outcome);
+      const wireOnly = classify({ wire: call.wireResult, recorded: null });
+      expect(wireOnly.outcome, `${call.id} (wire alone: ${wireOnly.because})`).toBe(call.outcome);
+      expect(facts.outcomes.get(call.id), `${call.id} (transcript alone)`).toBe(call.outcome);
+    }
+  });
+});
