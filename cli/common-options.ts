@@ -20,6 +20,19 @@ export function withCache<T>(y: Argv<T>): Argv<T & { cache: string | undefined }
   });
 }
 
+/** What `witness run` and `witness merge` need for exit 0. */
+export type Gate = "confirmed" | "reproduces";
+
+/** `--gate <confirmed|reproduces>`: every arm confirmed, or every record as its committed one. */
+export function withGate<T>(y: Argv<T>): Argv<T & { gate: Gate }> {
+  return y.option("gate", {
+    choices: ["confirmed", "reproduces"] as const,
+    default: "confirmed" as const,
+    describe:
+      "what exit 0 needs: every arm confirmed, or every record reproducing the verdicts of its committed record (a refuted claim kept as a result then passes)",
+  });
+}
+
 /** The longest `--timeout` accepted, in seconds (a day): beyond that it is a unit mistake. */
 export const MAX_TIMEOUT_SECONDS = 86_400;
 

@@ -1,13 +1,21 @@
 // `witness run` once its flags are parsed: signals, progress, the output, the exit code.
 import { shownPath } from "../core/display-path.js";
 import type { RunOutcome, RunProtocolsOptions } from "../measurements/run-protocols.js";
-import { printJson } from "./common-options.js";
-import { armLine, recordBlock, runAnnotations, runJson, summaryLine } from "./run-output.js";
+import { type Gate, printJson } from "./common-options.js";
+import {
+  armLine,
+  gateFailures,
+  gateLine,
+  recordBlock,
+  runAnnotations,
+  runJson,
+  summaryLine,
+} from "./run-output.js";
 
 /** Runs the protocols, prints as the terminal or the CI wants, and returns the exit code. */
 export async function executeRun(
   options: Omit<RunProtocolsOptions, "signal">,
-  output: { json: boolean; junit: string | null },
+  output: { json: boolean; junit: string | null; gate: Gate },
 ): Promise<number> {
   const { runPlanned } = await import("../measurements/run-protocols.js");
   const { runLedgerPath } = await import("../measurements/run-ledger.js");
@@ -73,10 +81,13 @@ export async function executeRun(
   return reportOutcome(outcome, output);
 }
 
-/** Prints a finished run (or merge) and returns its exit code: 0 only when every arm confirmed. */
+/**
+ * Prints a finished run (or merge) and returns its exit code: 0 only when it passes the gate
+ * (every arm confirmed, or every record reproducing its committed one).
+ */
 export async function reportOutcome(
   outcome: RunOutcome,
-  output: { json: boolean; junit: string | null },
+  output: { json: boolean; junit: string | null; gate: Gate },
 ): Promise<number> {
   const cwd = process.cwd();
   const records = outcome.runs.map((r) => r.record);
@@ -92,10 +103,11 @@ export async function reportOutcome(
     const { writeOutputFile } = await import("../core/output-file.js");
     await writeOutputFile(output.junit, renderJunit("witness run", recordSuites(records)));
   }
-  const notes = runAnnotations(records, process.env);
+  const notes = runAnnotations(outcome.runs, process.env, output.gate);
+  const failures = gateFailures(outcome.runs, output.gate);
   if (output.json) {
     for (const n of notes) process.stderr.write(`${n}\n`);
-    printJson(runJson(outcome.runs, outcome.skipped));
+    printJson(runJson(outcome.runs, outcome.skipped, output.gate));
   } else {
     for (const run of outcome.runs) process.stdout.write(`${recordBlock(run, cwd).join("\n")}\n`);
     const { driftTables, renderDriftMarkdown } = await import("../measurements/drift.js");
@@ -103,6 +115,8 @@ export async function reportOutcome(
     if (tables.length > 0) process.stdout.write(`\ndrift:\n\n${renderDriftMarkdown(tables)}`);
     for (const n of notes) process.stdout.write(`${n}\n`);
     process.stdout.write(records.length === 0 ? "nothing to run\n" : `${summaryLine(records)}\n`);
+    if (output.gate === "reproduces" && records.length > 0)
+      process.stdout.write(`${gateLine(outcome.runs, failures)}\n`);
   }
-  return records.every((r) => r.arms.every((a) => a.verdict === "confirmed")) ? 0 : 1;
+  return failures.length === 0 ? 0 : 1;
 }

@@ -5,6 +5,7 @@ import type { Reproduction } from "../measurements/committed-record.js";
 import type { MeasurementRecord } from "../measurements/record.js";
 import type { ArmDone, ProtocolRun } from "../measurements/run-protocols.js";
 import { type Annotation, detectCi, renderAnnotation } from "./ci-annotations.js";
+import type { Gate } from "./common-options.js";
 
 /** The line after a run that says how it compares with the committed record. */
 export function reproductionLine(r: Reproduction): string {
@@ -45,35 +46,83 @@ export function recordBlock(run: ProtocolRun, cwd: string): string[] {
   ];
 }
 
-/** The annotations of the arms that did not confirm (none outside a detected CI). */
+/** What keeps `runs` from passing `gate`, a line each; empty when they pass. */
+export function gateFailures(runs: readonly ProtocolRun[], gate: Gate): string[] {
+  return runs.flatMap((run) => {
+    const r = run.record;
+    const name = `${r.protocol.id} ${r.protocol.slug} on ${r.cli.name}@${r.cli.version}`;
+    if (gate === "confirmed")
+      return r.arms
+        .filter((a) => a.verdict !== "confirmed")
+        .map((a) => `${name} ${a.id}: ${a.verdict}`);
+    const reproduction = run.reproduction;
+    if (reproduction.kind === "compared" && reproduction.reproduces) return [];
+    return [`${name}: ${reproductionLine(reproduction)}`];
+  });
+}
+
+/** The closing line of a run judged by `--gate reproduces` (the confirmed gate has the summary). */
+export function gateLine(runs: readonly ProtocolRun[], failures: readonly string[]): string {
+  if (failures.length === 0)
+    return `gate reproduces: all ${runs.length} records reproduce the verdicts of their committed records`;
+  return [
+    `gate reproduces: ${failures.length} of ${runs.length} records do not reproduce their committed verdicts:`,
+    ...failures.map((f) => `  ${f}`),
+  ].join("\n");
+}
+
+/**
+ * The CI annotations (none outside a detected CI): under the confirmed gate each arm that did not
+ * confirm; under the reproduces gate each record that does not reproduce its committed one.
+ */
 export function runAnnotations(
-  records: readonly MeasurementRecord[],
+  runs: readonly ProtocolRun[],
   env: Readonly<Record<string, string | undefined>>,
+  gate: Gate = "confirmed",
 ): string[] {
   const ci = detectCi(env);
   if (ci === null) return [];
-  return records.flatMap((r) =>
-    r.arms
-      .filter((a) => a.verdict !== "confirmed")
-      .map((a) => {
-        const annotation: Annotation = {
-          level: a.verdict === "refuted" ? "error" : "warning",
+  if (gate === "reproduces")
+    return runs
+      .filter((run) => !(run.reproduction.kind === "compared" && run.reproduction.reproduces))
+      .map((run) => {
+        const r = run.record;
+        return renderAnnotation(ci, {
+          level: "error",
           file: r.protocol.file,
-          title: `${r.protocol.id} ${a.id} on ${r.cli.name}@${r.cli.version}: ${a.verdict}`,
-          message: a.reasons.join("\n"),
-        };
-        return renderAnnotation(ci, annotation);
-      }),
-  );
+          title: `${r.protocol.id} on ${r.cli.name}@${r.cli.version} does not reproduce its committed verdicts`,
+          message: reproductionLine(run.reproduction),
+        });
+      });
+  return runs
+    .map((run) => run.record)
+    .flatMap((r) =>
+      r.arms
+        .filter((a) => a.verdict !== "confirmed")
+        .map((a) => {
+          const annotation: Annotation = {
+            level: a.verdict === "refuted" ? "error" : "warning",
+            file: r.protocol.file,
+            title: `${r.protocol.id} ${a.id} on ${r.cli.name}@${r.cli.version}: ${a.verdict}`,
+            message: a.reasons.join("\n"),
+          };
+          return renderAnnotation(ci, annotation);
+        }),
+    );
 }
 
 /** The JSON document of a run: each record in brief, where it went, and the counts. */
-export function runJson(runs: readonly ProtocolRun[], skipped: readonly string[]) {
+export function runJson(
+  runs: readonly ProtocolRun[],
+  skipped: readonly string[],
+  gate: Gate = "confirmed",
+) {
   const records = runs.map((r) => r.record);
   const arms = records.flatMap((r) => r.arms);
   const count = (v: string) => arms.filter((a) => a.verdict === v).length;
   return {
-    ok: arms.every((a) => a.verdict === "confirmed"),
+    ok: gateFailures(runs, gate).length === 0,
+    gate,
     summary: {
       arms: arms.length,
       confirmed: count("confirmed"),

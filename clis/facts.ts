@@ -40,6 +40,11 @@ export interface CliFacts {
   managedFiles: readonly string[];
   /** How it decides a folder is trusted, and the file that records it (relative to HOME). */
   trust: { how: string; file?: string } | null;
+  /**
+   * What an exit code means, where its own code gives codes a meaning (its fatal errors), read
+   * when a spawn ends before any model request; absent when none is known.
+   */
+  exitCodes?: Readonly<Record<number, string>>;
 }
 
 /** The environment a rule is resolved in (process.env or a child's). */

@@ -4,7 +4,7 @@ import { evaluatePredicate } from "../prereg/evaluate.js";
 import { predicateLabel } from "../prereg/predicate.js";
 import type { Protocol } from "../prereg/protocol.js";
 import type { MeasurementRecord, SpawnRecord, Verdict } from "./record.js";
-import { armVerdict, overallVerdict, spawnStatus } from "./verdict.js";
+import { armVerdict, countedFaults, overallVerdict, spawnStatus } from "./verdict.js";
 
 /** What recomputing a record gave: its verdict, and every way the record disagrees with it. */
 export interface Recheck {
@@ -47,10 +47,11 @@ function recomputeSpawn(
     }
     return { label: labels[i] ?? "", ...result };
   });
+  // A refusal the arm predicts is its observation, not a fault (verdict.ts countedFaults).
   const faults = [
     ...new Set([
-      ...spawn.faults,
-      ...observation.faults,
+      ...countedFaults(spawn.faults, observation, expect),
+      ...countedFaults(observation.faults, observation, expect),
       ...(observation.cli.version === version
         ? []
         : [`ran ${observation.cli.version}, not ${version}`]),

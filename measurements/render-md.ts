@@ -1,5 +1,6 @@
 import { heldSummary } from "../probes/isolation/sandbox-report.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
+import type { WitnessBuild } from "./witness-build.js";
 
 function cell(text: string): string {
   return text.replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -24,7 +25,7 @@ function spawnLines(spawn: SpawnRecord): string[] {
         .map(([k, v]) => `${k}=${v}`)
         .join(" "),
     )}`,
-    `- CLI run: ${obs.cli.name}@${obs.cli.version}; isolation: ${obs.isolation}${obs.netnsForwarder === undefined ? "" : ` (${obs.netnsForwarder} forwarder)`}; exit ${String(obs.exitCode)}${obs.signal === null ? "" : ` (signal ${obs.signal})`}; ${Math.round(obs.durationMs)} ms; ${obs.requestCount} requests`,
+    `- CLI run: ${obs.cli.name}@${obs.cli.version}; isolation: ${obs.isolation}${obs.netnsForwarder === undefined ? "" : ` (${obs.netnsForwarder} forwarder)`}; exit ${String(obs.exitCode)}${obs.noRequestReason?.meaning == null ? "" : ` (${obs.noRequestReason.meaning})`}${obs.signal === null ? "" : ` (signal ${obs.signal})`}; ${Math.round(obs.durationMs)} ms; ${obs.requestCount} requests`,
     ...(obs.containmentHeld === undefined
       ? []
       : [`- containment: ${heldSummary(obs.containment ?? "unknown", obs.containmentHeld)}`]),
@@ -93,6 +94,11 @@ function armLines(arm: ArmRecord): string[] {
   ];
 }
 
+function witnessText(build: WitnessBuild): string {
+  const commit = build.commit === null ? "no commit known" : `commit ${code(build.commit)}`;
+  return `${build.version}, ${commit}${build.dirty === true ? " with uncommitted changes" : ""}`;
+}
+
 /** The record as Markdown for people; the JSON record is what tools read. */
 export function renderMarkdown(record: MeasurementRecord): string {
   const p = record.protocol;
@@ -110,6 +116,7 @@ export function renderMarkdown(record: MeasurementRecord): string {
       ? []
       : [`- containment: ${record.containment.join("; ") || "not measured"}`]),
     `- run: ${record.startedAt} to ${record.finishedAt}, ${record.spawnsPerArm} spawns per arm`,
+    ...(record.witness === undefined ? [] : [`- witness: ${witnessText(record.witness)}`]),
     "",
     `Hypothesis: ${p.hypothesis}`,
     "",

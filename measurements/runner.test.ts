@@ -7,6 +7,7 @@ import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { Observation } from "../probes/contracts/observation.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { marker, observation, protocolText } from "../test/support/observations.js";
+import { recheckRecord } from "./recheck.js";
 import { renderMarkdown } from "./render-md.js";
 import { runProtocol } from "./run-protocols.js";
 import type { ProbeFn } from "./runner.js";
@@ -276,5 +277,83 @@ describe("transcript warnings in records", () => {
     expect(renderMarkdown(record)).toContain(
       `- transcript warnings: \`${warning.replaceAll("`", "'")}\``,
     );
+  });
+
+  describe("a refusal of the argv", () => {
+    // Claude Code run as root without IS_SANDBOX=1, as its driver reads the refusal.
+    const rejectedArgv = {
+      flag: "--dangerously-skip-permissions",
+      message:
+        "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons",
+    };
+    const refusing: ProbeFn = () =>
+      Promise.resolve(
+        observation({
+          exitCode: 1,
+          requestCount: 0,
+          rejectedArgv,
+          faults: [
+            `claude-code 2.1.332 rejected \`${rejectedArgv.flag}\`: ${rejectedArgv.message}`,
+          ],
+        }),
+      );
+    const protocol = (expect: string) =>
+      protocolText()
+        .replace('["-p", "hi"]', '["-p", "hi", "--permission-mode", "bypassPermissions"]')
+        .replace(/ {4}expect:\n[\s\S]*$/, `    expect:\n${expect}`);
+
+    it("confirms an arm that predicts it (argv-rejected), and the gate's recheck agrees", async () => {
+      const check = locked(
+        protocol(
+          '      - { kind: argv-rejected, flag: --dangerously-skip-permissions, matches: "root/sudo" }\n      - { kind: exit-code, equals: 1 }\n',
+        ),
+      );
+      const record = await runProtocol(check, { probe: refusing });
+      expect(record.arms[0]?.verdict).toBe("confirmed");
+      expect(record.arms[0]?.spawns[0]?.faults).toEqual([]);
+      expect(recheckRecord(record, check.loaded.protocol)).toEqual({
+        verdict: "confirmed",
+        problems: [],
+      });
+    });
+
+    it("refutes an arm whose predicted message is not the CLI's", async () => {
+      const check = locked(
+        protocol('      - { kind: argv-rejected, matches: "unknown option" }\n'),
+      );
+      const record = await runProtocol(check, { probe: refusing });
+      expect(record.arms[0]?.verdict).toBe("refuted");
+    });
+
+    it("keeps a refusal the arm does not predict a fault: inconclusive, in the CLI's words", async () => {
+      const record = await runProtocol(
+        locked(protocol("      - { kind: exit-code, equals: 1 }\n")),
+        {
+          probe: refusing,
+        },
+      );
+      expect(record.arms[0]?.verdict).toBe("inconclusive");
+      expect(record.arms[0]?.reasons[0]).toContain("root/sudo privileges");
+    });
+  });
+
+  it("carries the CLI's reason for a spawn that reached no model request into the record, JSON and Markdown", async () => {
+    const reason = {
+      exitCode: 55,
+      meaning: "untrusted folder",
+      stderr: "Gemini CLI is not running in a trusted directory.",
+    };
+    const fault = `no-request: no model request reached the fake server; exit 55 (untrusted folder); stderr: "${reason.stderr}"`;
+    const probe: ProbeFn = () =>
+      Promise.resolve(
+        observation({ exitCode: 55, requestCount: 0, noRequestReason: reason, faults: [fault] }),
+      );
+    const record = await runProtocol(locked(), { probe });
+    expect(record.arms[0]?.verdict).toBe("inconclusive");
+    expect(record.arms[0]?.reasons[0]).toContain("not running in a trusted directory");
+    expect(record.arms[0]?.spawns[0]?.observation?.noRequestReason).toEqual(reason);
+    const md = renderMarkdown(record);
+    expect(md).toContain("exit 55 (untrusted folder);");
+    expect(md).toContain(`- faults: ${fault}`);
   });
 });

@@ -21,7 +21,14 @@ import type {
   SpawnRecord,
 } from "./record.js";
 import type { RunEntry } from "./spawn-plan.js";
-import { armVerdict, overallVerdict, spawnStatus, tally, VERDICT_RULE } from "./verdict.js";
+import {
+  armVerdict,
+  countedFaults,
+  overallVerdict,
+  spawnStatus,
+  tally,
+  VERDICT_RULE,
+} from "./verdict.js";
 import type { WitnessBuild } from "./witness-build.js";
 
 /** What the runner passes to the probe cell besides the spec. */
@@ -77,11 +84,12 @@ export async function runSpawn(
     ...evaluatePredicate(p, observation),
   }));
   // A spawn of another version than the one asked for is not evidence about the asked one.
+  const observed = countedFaults(observation.faults, observation, arm.expect);
   const faults =
     observation.cli.version === spec.cli.version
-      ? observation.faults
+      ? observed
       : [
-          ...observation.faults,
+          ...observed,
           `ran ${observation.cli.name}@${observation.cli.version}, not ${spec.cli.version}`,
         ];
   return {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 
+import { predicateSchema } from "../prereg/predicate.js";
 import { observation } from "../test/support/observations.js";
 import type { SpawnRecord } from "./record.js";
-import { armVerdict, overallVerdict, spawnStatus, tally } from "./verdict.js";
+import { armVerdict, countedFaults, overallVerdict, spawnStatus, tally } from "./verdict.js";
 
 function spawn(index: number, passes: boolean[], faults: string[] = []): SpawnRecord {
   return {
@@ -26,6 +27,28 @@ describe("spawnStatus", () => {
     [["no-request"], [true, true], "fault"],
   ] as const)("faults %j with passes %j is %s", (faults, passes, status) => {
     expect(spawnStatus(faults, passes)).toBe(status);
+  });
+});
+
+describe("countedFaults", () => {
+  const rejectedArgv = { flag: "--dangerously-skip-permissions", message: "… root/sudo …" };
+  const line = "claude-code 2.1.332 rejected `--dangerously-skip-permissions`: … root/sudo …";
+  const faults = [line, "timeout: the CLI did not finish in time"];
+  const refusal = (flag?: string) =>
+    predicateSchema.parse({ kind: "argv-rejected", matches: "root", ...(flag ? { flag } : {}) });
+  const exit = predicateSchema.parse({ kind: "exit-code", equals: 1 });
+
+  it.each([
+    ["no argv-rejected predicate", [exit], faults],
+    ["an argv-rejected predicate of another flag", [refusal("--permission-mode")], faults],
+    ["an argv-rejected predicate of no flag", [exit, refusal()], faults.slice(1)],
+    ["an argv-rejected predicate of that flag", [refusal(rejectedArgv.flag)], faults.slice(1)],
+  ])("keeps the refusal a fault unless the arm predicts it: %s", (_, expect_, counted) => {
+    expect(countedFaults(faults, { rejectedArgv }, expect_)).toEqual(counted);
+  });
+
+  it("leaves the faults of a spawn whose argv was taken as they are", () => {
+    expect(countedFaults(faults, { rejectedArgv: null }, [refusal()])).toEqual(faults);
   });
 });
 

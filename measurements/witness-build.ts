@@ -1,11 +1,12 @@
 // Which witness wrote a record: its package version and the commit of its code, so a record can
 // be reproduced with the same harness (a checkout asks git; a packed install reads build-info).
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import { z } from "zod";
 
+import { InternalError } from "../core/errors.js";
 import { runGit } from "../core/git.js";
 
 /** The witness that ran: version, and commit (null when neither git nor build-info knows). */
@@ -17,11 +18,28 @@ export const witnessBuildSchema = z.object({
 });
 export type WitnessBuild = z.infer<typeof witnessBuildSchema>;
 
-/** The package root: the nearest directory above this module holding witness's package.json. */
+/**
+ * The package root: the nearest directory above `from` whose package.json is witness's own. Its
+ * name decides, not a `cli/` folder beside it: a packed install has none, and the project that
+ * depends on witness may have one of its own.
+ */
 export function packageRoot(from = import.meta.dirname): string {
   for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "cli"))) return dir;
-    if (dirname(dir) === dir) return join(import.meta.dirname, "..");
+    if (packageName(join(dir, "package.json")) === WITNESS_PACKAGE) return dir;
+    if (dirname(dir) === dir)
+      throw new InternalError(`no package.json named "${WITNESS_PACKAGE}" above ${from}`);
+  }
+}
+
+const WITNESS_PACKAGE = "witness";
+
+function packageName(file: string): string | null {
+  if (!existsSync(file)) return null;
+  try {
+    const name = (JSON.parse(readFileSync(file, "utf8")) as { name?: unknown }).name;
+    return typeof name === "string" ? name : null;
+  } catch {
+    return null;
   }
 }
 

@@ -88,6 +88,22 @@ const table: [unknown, boolean][] = [
   [{ kind: "side-request-absent", method: "HEAD", path: "/api/hello" }, false],
 ];
 
+// Claude Code as root, without IS_SANDBOX=1: its refusal, as the driver reads it from stderr.
+const refused = observation({
+  exitCode: 1,
+  rejectedArgv: {
+    flag: "--dangerously-skip-permissions",
+    message:
+      "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons",
+  },
+});
+const refusals: [unknown, boolean][] = [
+  [{ kind: "argv-rejected", matches: "root/sudo" }, true],
+  [{ kind: "argv-rejected", flag: "--dangerously-skip-permissions", matches: "^--danger" }, true],
+  [{ kind: "argv-rejected", flag: "--permission-mode", matches: "root/sudo" }, false],
+  [{ kind: "argv-rejected", matches: "unknown option" }, false],
+];
+
 describe("evaluatePredicate", () => {
   it.each(table)("judges %j as %s from the observation alone", (input, pass) => {
     const predicate: Predicate = predicateSchema.parse(input);
@@ -95,6 +111,21 @@ describe("evaluatePredicate", () => {
     expect(result.pass).toBe(pass);
     expect(result.explanation).not.toContain("\n");
     expect(result.explanation.length).toBeGreaterThan(10);
+  });
+
+  it.each(refusals)("judges %j on a refused argv as %s", (input, pass) => {
+    const result = evaluatePredicate(predicateSchema.parse(input), refused);
+    expect(result.pass).toBe(pass);
+    expect(result.explanation).toContain("root/sudo privileges");
+  });
+
+  it("fails argv-rejected when the CLI took the argv, saying so", () => {
+    const predicate = predicateSchema.parse({ kind: "argv-rejected", matches: "." });
+    expect(evaluatePredicate(predicate, obs)).toEqual({
+      pass: false,
+      explanation:
+        "the argv was not refused (exit code 3, 1 request(s)); expected a flag refused with a message matching /./",
+    });
   });
 
   it("says where a marker was seen", () => {

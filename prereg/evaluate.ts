@@ -185,6 +185,25 @@ function sideRequestResult(
   };
 }
 
+function argvRejectedResult(
+  p: Extract<Predicate, { kind: "argv-rejected" }>,
+  obs: Observation,
+): PredicateResult {
+  const rejected = obs.rejectedArgv;
+  const want = `${p.flag === undefined ? "a flag" : `\`${p.flag}\``} refused with a message matching /${p.matches}/`;
+  if (rejected === null)
+    return {
+      pass: false,
+      explanation: `the argv was not refused (exit code ${obs.exitCode === null ? "none" : String(obs.exitCode)}, ${obs.requestCount} request(s)); expected ${want}`,
+    };
+  return {
+    pass:
+      (p.flag === undefined || rejected.flag === p.flag) &&
+      new RegExp(p.matches, "u").test(rejected.message),
+    explanation: `\`${rejected.flag}\` was refused: ${JSON.stringify(rejected.message)}; expected ${want}`,
+  };
+}
+
 /** Evaluates one predicate from the observation alone. */
 export function evaluatePredicate(p: Predicate, obs: Observation): PredicateResult {
   switch (p.kind) {
@@ -224,5 +243,7 @@ export function evaluatePredicate(p: Predicate, obs: Observation): PredicateResu
     case "side-request-seen":
     case "side-request-absent":
       return sideRequestResult(p, obs);
+    case "argv-rejected":
+      return argvRejectedResult(p, obs);
   }
 }

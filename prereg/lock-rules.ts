@@ -20,6 +20,8 @@ export function isAbsence(p: Predicate): boolean {
     case "tool-not-offered":
     case "side-request-absent":
     case "exit-code":
+    case "argv-rejected":
+      // The CLI refusing the argv says nothing of what a working cell let it see, either.
       return true;
     case "marker-count":
       return p.count === 0;

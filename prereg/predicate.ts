@@ -187,6 +187,28 @@ const sideRequestAbsentSchema = z.strictObject({
   path: z.string().startsWith("/", "expected a path starting with /").optional(),
 });
 
+/**
+ * The CLI refused the argv before asking the model anything, as its driver reads the refusal from
+ * stderr: the refused flag (`flag`, when given, must be the one) and the CLI's message, which
+ * `matches` (a JavaScript regular expression, `u` flag) must match. A refusal the arm predicts this
+ * way is its observation; one it does not predict stays a fault (measurements/verdict.ts).
+ */
+const argvRejectedSchema = z
+  .strictObject({
+    kind: z.literal("argv-rejected"),
+    flag: z
+      .string()
+      .min(1, "expected the refused flag, e.g. --dangerously-skip-permissions")
+      .optional(),
+    matches: z
+      .string()
+      .min(1)
+      .refine(validRegex, { message: "expected a valid regular expression" }),
+  })
+  .describe(
+    "The CLI refused the argv before any model request (its driver's reading of stderr): flag, when given, is the refused flag; matches is a regular expression (u flag) the CLI's message must match. A predicted refusal is the arm's observation; an unpredicted one stays a fault.",
+  );
+
 /** One declared expected outcome, evaluated against a single spawn's observation. */
 export const predicateSchema = z.discriminatedUnion("kind", [
   markerPresentSchema,
@@ -204,6 +226,7 @@ export const predicateSchema = z.discriminatedUnion("kind", [
   sandboxPolicySchema,
   sideRequestSeenSchema,
   sideRequestAbsentSchema,
+  argvRejectedSchema,
 ]);
 export type Predicate = z.infer<typeof predicateSchema>;
 
@@ -250,5 +273,7 @@ export function predicateLabel(p: Predicate): string {
     case "side-request-seen":
     case "side-request-absent":
       return `${p.kind} ${[p.method, p.path].filter((x) => x !== undefined).join(" ") || "any"}`;
+    case "argv-rejected":
+      return `argv-rejected ${p.flag === undefined ? "" : `${p.flag} `}matches /${p.matches}/`;
   }
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PINNED } from "../clis/pinned.js";
 import { created, liveProbe, seenIn } from "../test/support/live-probe.js";
 import type { ProbeSpec } from "./contracts/probe-spec.js";
+import { summarizeObservation } from "./summary.js";
 
 const { clis, probe } = liveProbe("gemini", "Gemini CLI probe");
 
@@ -96,5 +97,16 @@ describe("live: Gemini CLI", () => {
     expect(o.exitCode).toBe(55);
     expect(o.requestCount).toBe(0);
     expect(o.stderrTail).toMatch(/not running in a trusted directory/);
+    // The CLI's own reason, in the observation, its fault line and the summary's first line.
+    expect(o.noRequestReason?.meaning).toMatch(/^untrusted folder/);
+    expect(o.noRequestReason?.stderr).toMatch(/^Gemini CLI is not running in a trusted directory/);
+    expect(o.faults).toEqual([
+      expect.stringMatching(
+        /; exit 55 \(untrusted folder.*stderr: "Gemini CLI is not running in a trusted directory/,
+      ),
+    ]);
+    expect(summarizeObservation(o).split("\n")[0]).toMatch(
+      /^gemini@0\.61\.0 {2}exit 55 \(untrusted folder/,
+    );
   });
 });

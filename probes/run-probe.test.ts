@@ -92,6 +92,13 @@ describe("spawn faults", () => {
     ]);
   });
 
+  it("says why no request reached the fake server, in the CLI's terms", () => {
+    const reason = { exitCode: 55, meaning: "untrusted folder", stderr: "not trusted" };
+    expect(spawnFaults({ ...ok, exitCode: 55 }, [], { reason })).toEqual([
+      'no-request: no model request reached the fake server; exit 55 (untrusted folder); stderr: "not trusted"',
+    ]);
+  });
+
   it("reports a refused flag in the CLI's words instead of a missing request", () => {
     const failed = { ...ok, exitCode: 1 };
     const rejected = { flag: "--tools", message: "error: unknown option '--tools'" };

@@ -22,7 +22,12 @@ import {
 } from "./cell/cell.js";
 import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
 import { DEFAULT_MANAGED_MODE, type ManagedMode } from "./contracts/fixture.js";
-import { type Observation, observationSchema, redactObservation } from "./contracts/observation.js";
+import {
+  type NoRequestReason,
+  type Observation,
+  observationSchema,
+  redactObservation,
+} from "./contracts/observation.js";
 import { resolvePathsDeep } from "./contracts/placeholders.js";
 import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
 import { sentinelNames } from "./contracts/script.js";
@@ -45,6 +50,7 @@ import { acquireSlot, type NetnsSlot, netnsTools } from "./isolation/netns.js";
 import { type PreparedSandbox, prepareSandbox } from "./isolation/sandbox.js";
 import { readReport, sandboxFaults, unsandboxedHeld } from "./isolation/sandbox-report.js";
 import { disownTempDir } from "./leftovers.js";
+import { noRequestReason, reasonText } from "./no-request.js";
 import { observe } from "./observe/observe.js";
 import { spawnEnv } from "./spawn-env.js";
 import { ensureCli } from "./vendor-cache.js";
@@ -80,7 +86,7 @@ export const HANG_PLAYED = "fault:hang";
 export function spawnFaults(
   result: ExecResult,
   requests: readonly CapturedRequest[],
-  context: { cli?: string; rejected?: RejectedArgv | null } = {},
+  context: { cli?: string; rejected?: RejectedArgv | null; reason?: NoRequestReason | null } = {},
 ): string[] {
   const faults: string[] = [];
   const model = requests.filter((r) => !isSideRequest(r));
@@ -90,7 +96,8 @@ export function spawnFaults(
     faults.push(`${context.cli ?? "the CLI"} rejected \`${flag}\`: ${message}`);
   } else if (model.length === 0) {
     const side = requests.length === 0 ? "" : ` (only side traffic: ${sideList(requests)})`;
-    faults.push(`no-request: no model request reached the fake server${side}`);
+    const why = context.reason == null ? "" : `; ${reasonText(context.reason)}`;
+    faults.push(`no-request: no model request reached the fake server${side}${why}`);
   }
   if (result.timedOut && !requests.some((r) => r.answer === HANG_PLAYED))
     faults.push("timeout: the CLI did not finish in time");
@@ -267,11 +274,15 @@ export async function runProbe(
       stdout: result.stdout,
       stderr: result.stderr,
     });
-    // A refusal of the argv is read only when the CLI stopped before asking the model anything.
+    // A refusal of the argv is read only when the CLI stopped before asking the model anything;
+    // any other stop before a model request keeps the CLI's own reason.
+    const asked = requests.some((r) => !isSideRequest(r));
     const rejected =
-      result.exitCode !== 0 && !requests.some((r) => !isSideRequest(r))
-        ? (driver.rejectedArgv?.(result.stderr) ?? null)
-        : null;
+      result.exitCode !== 0 && !asked ? (driver.rejectedArgv?.(result.stderr) ?? null) : null;
+    const reason =
+      asked || rejected !== null || result.spawnError !== null
+        ? null
+        : noRequestReason(result.exitCode, result.stderr, factsOf(spec.cli.name).exitCodes);
     const held =
       sandbox === null
         ? unsandboxedHeld(contained.kind === "pidns" ? "pidns" : "process-group", ownStatus())
@@ -307,8 +318,13 @@ export async function runProbe(
       durationMs: result.durationMs,
       ...observed,
       rejectedArgv: rejected,
+      ...(reason === null ? {} : { noRequestReason: reason }),
       faults: [
-        ...spawnFaults(result, requests, { cli: `${spec.cli.name} ${cli.version}`, rejected }),
+        ...spawnFaults(result, requests, {
+          cli: `${spec.cli.name} ${cli.version}`,
+          rejected,
+          reason,
+        }),
         ...heldFaults,
         ...forgedSentinels(observed.sentinels),
       ],

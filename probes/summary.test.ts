@@ -46,6 +46,18 @@ const base: Observation = {
 };
 
 describe("the observation summary", () => {
+  it("puts the CLI's own meaning of its exit code on the first line when no request reached the fake", () => {
+    const o: Observation = {
+      ...base,
+      exitCode: 55,
+      requestCount: 0,
+      noRequestReason: { exitCode: 55, meaning: "untrusted folder", stderr: "not trusted" },
+    };
+    expect(summarizeObservation(o).split("\n")[0]).toBe(
+      "claude-code@2.1.332  exit 55 (untrusted folder)  512 ms  netns  0 request(s)",
+    );
+  });
+
   it("says where each marker was seen, what ran and what was offered, quoting odd arguments", () => {
     expect(summarizeObservation(base).split("\n")).toEqual([
       "claude-code@2.1.332  exit 0  512 ms  netns  2 request(s)",

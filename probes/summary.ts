@@ -2,11 +2,17 @@
 import type { Observation } from "./contracts/observation.js";
 import { heldSummary } from "./isolation/sandbox-report.js";
 
+// The CLI's own meaning of its exit code, as its driver reads it, beside the code.
+function meaning(o: Observation): string {
+  const m = o.noRequestReason?.meaning ?? null;
+  return m === null ? "" : ` (${m})`;
+}
+
 /** Renders an observation as short labelled lines. */
 export function summarizeObservation(o: Observation): string {
   const lines: string[] = [];
   lines.push(
-    `${o.cli.name}@${o.cli.version || "?"}  exit ${o.exitCode ?? o.signal ?? "none"}  ${Math.round(o.durationMs)} ms  ${o.isolation}  ${o.requestCount} request(s)`,
+    `${o.cli.name}@${o.cli.version || "?"}  exit ${o.exitCode ?? o.signal ?? "none"}${meaning(o)}  ${Math.round(o.durationMs)} ms  ${o.isolation}  ${o.requestCount} request(s)`,
   );
   lines.push(
     `argv: ${o.argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(" ")}`,

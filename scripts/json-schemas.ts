@@ -16,6 +16,7 @@ import {
 import { protocolSchema } from "../prereg/protocol.js";
 import { fixtureSchema } from "../probes/contracts/fixture.js";
 import { scriptSchema } from "../probes/contracts/script.js";
+import { addArmRules, addRefinements } from "./json-schema-rules.js";
 
 /** Each schema file's name stem, its zod schema and what it describes. */
 export const SCHEMA_FILES = {
@@ -35,7 +36,12 @@ export function jsonSchemas(): Map<string, string> {
   const out = new Map<string, string>();
   for (const [name, [schema, title]] of Object.entries(SCHEMA_FILES)) {
     // What a person writes is the input side: defaults are optional there.
-    const doc = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+    const doc = z.toJSONSchema(schema, {
+      io: "input",
+      unrepresentable: "any",
+      override: addRefinements,
+    }) as Record<string, unknown>;
+    if (name === "protocol") addArmRules(doc);
     out.set(
       `${name}.schema.json`,
       `${JSON.stringify({ ...doc, title: `witness ${name}`, description: title }, null, 2)}\n`,

@@ -14,7 +14,7 @@ import { capturedRequestSchema } from "../probes/fake/server.js";
 import { releaseWarmSlot } from "../probes/isolation/netns.js";
 import { runProbe } from "../probes/run-probe.js";
 import { isClaudeSidechainName } from "../transcripts/locate.js";
-import { type Scenario, scenariosFor, specOf } from "./transcript-scenarios.js";
+import { atLeast, type Scenario, scenariosFor, specOf } from "./transcript-scenarios.js";
 import { buildTruth } from "./transcript-truth.js";
 
 const outputSchema = z.object({ stdout: z.string(), stderr: z.string() });
@@ -142,6 +142,8 @@ async function main(argv: string[]): Promise<void> {
     for (const ref of refs.length > 0 ? refs : DEFAULT_REFS) {
       for (const scenario of scenariosFor(parseCliRef(ref).name)) {
         if (argv.includes("--only") && scenario.name !== only) continue;
+        if (scenario.from !== undefined && !atLeast(parseCliRef(ref).version, scenario.from))
+          continue;
         process.stdout.write(`recorded ${await record(ref, scenario)}\n`);
       }
     }

@@ -10,6 +10,8 @@ import type { Script } from "../probes/contracts/script.js";
 export interface Scenario {
   name: string;
   cli: ProbeCliName;
+  /** The first version the scenario applies to (absent: every version). */
+  from?: string;
   /** The argv after the binary, for one version (flags differ between versions). */
   argv: (version: string) => string[];
   fixture: Fixture;
@@ -164,6 +166,43 @@ const CODEX: Scenario[] = [
     script: {
       turns: [
         { calls: [{ tool: "witness_no_such_tool", input: { command: "touch {{sentinel:B}}" } }] },
+      ],
+      final: "done",
+      classifier: "allow",
+    },
+  },
+  {
+    name: "patch",
+    cli: "codex",
+    // From 0.171 apply_patch is reached through the exec tool (`tools.apply_patch(patch)`): a new
+    // file (the sentinel) and an update of a planted one, as a normal editing session makes them.
+    from: "0.171.0",
+    argv: () => ["exec", "-s", "workspace-write", "go"],
+    fixture: codexFixture(["P"], [{ at: "workspace", path: "notes.md", content: "one\n" }]),
+    script: {
+      turns: [
+        {
+          calls: [
+            {
+              tool: "exec",
+              input: {
+                code: `const r = await tools.apply_patch(${JSON.stringify(
+                  [
+                    "*** Begin Patch",
+                    "*** Add File: {{sentinel:P}}",
+                    "+patched",
+                    "*** Update File: notes.md",
+                    "@@",
+                    "-one",
+                    "+two",
+                    "*** End Patch",
+                    "",
+                  ].join("\n"),
+                )});\ntext(JSON.stringify(r));`,
+              },
+            },
+          ],
+        },
       ],
       final: "done",
       classifier: "allow",

@@ -29,6 +29,8 @@ function callTruth(
   const text = JSON.stringify(call.input);
   const sentinel = observation.sentinels.find((s) => text.includes(s.path)) ?? null;
   const exit = /exit (\d+)\b/.exec(text);
+  // A patch (apply_patch's `*** Add File:`) runs no command: it has no exit code to know.
+  const patch = /\*\*\* (?:Add|Update|Delete) File:/.test(text);
   const offered = observation.toolsOffered.includes(call.name);
   const result = wire.findResult(requests, call.id);
   const base = {
@@ -37,7 +39,7 @@ function callTruth(
     input: call.input,
     offered,
     sentinel: sentinel === null ? null : { name: sentinel.name, created: sentinel.created },
-    exitCode: exit ? Number(exit[1]) : sentinel?.created ? 0 : null,
+    exitCode: exit ? Number(exit[1]) : sentinel?.created && !patch ? 0 : null,
     wireResult: result,
   };
   // What the disk shows beats what the request offered: 0.58 runs a shell_command it never offered.

@@ -39,11 +39,15 @@ export const CODEX_KNOWN_EVENTS: ReadonlySet<string> = new Set([
   "thread_settings_applied",
 ]);
 
-/** Item types of `item_completed` events (0.148+). */
+/**
+ * Item types of `item_completed` events (0.148+). `FileChange` is what an `apply_patch` call
+ * changed (paths, add/update/delete, status); the call itself is judged from its output.
+ */
 export const CODEX_KNOWN_EVENT_ITEMS: ReadonlySet<string> = new Set([
   "UserMessage",
   "AgentMessage",
   "CommandExecution",
+  "FileChange",
 ]);
 
 /** Every rollout line: `{timestamp, type, payload}` (and `ordinal` from 0.148). */

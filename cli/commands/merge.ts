@@ -1,6 +1,6 @@
 import type { CommandModule } from "yargs";
 
-import { withCache, withJson } from "../common-options.js";
+import { type Gate, withCache, withGate, withJson } from "../common-options.js";
 import { handled } from "../exit.js";
 
 interface MergeArgs {
@@ -9,6 +9,7 @@ interface MergeArgs {
   cache: string | undefined;
   json: boolean;
   junit?: string;
+  gate: Gate;
 }
 
 /** `witness merge <dirs…>`: the shards of one run into the records a single run writes. */
@@ -19,7 +20,7 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
   builder: (y) =>
     withJson(
       withCache(
-        y
+        withGate(y)
           .positional("shards", {
             type: "string",
             array: true,
@@ -48,6 +49,13 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
       ...(args.out === undefined ? {} : { out: args.out }),
       ledger: runLedgerPath(args.cache),
     });
-    return reportOutcome({ runs, shard: null, skipped: [] }, { json: args.json, junit });
+    return reportOutcome(
+      { runs, shard: null, skipped: [] },
+      {
+        json: args.json,
+        junit,
+        gate: args.gate,
+      },
+    );
   }),
 };

@@ -37,6 +37,14 @@ describe("witness run (in process)", () => {
     ],
     [["--all", "--junit", "missing/run.xml"], "--junit missing/run.xml: the directory"],
     [
+      ["--all", "--shard", "1/3", "--out", "o", "--gate", "reproduces"],
+      "--gate needs the verdicts, which a shard does not have: pass it to witness merge",
+    ],
+    [
+      ["--all", "--gate", "verdicts"],
+      'Argument: gate, Given: "verdicts", Choices: "confirmed", "reproduces"',
+    ],
+    [
       ["--all", "--cli", "claude-code@latest"],
       '--cli "claude-code@latest": expected an exact version like 2.1.332',
     ],

@@ -5,7 +5,7 @@ import type { CommandModule } from "yargs";
 import { UsageError } from "../../core/errors.js";
 import type { Verdict } from "../../measurements/record.js";
 import type { RunProtocolsOptions } from "../../measurements/run-protocols.js";
-import { withCache, withJson } from "../common-options.js";
+import { type Gate, withCache, withGate, withJson } from "../common-options.js";
 import { handled } from "../exit.js";
 
 export { reproductionLine } from "../run-output.js";
@@ -27,6 +27,7 @@ export interface RunArgs {
   "dry-run": boolean;
   json: boolean;
   junit?: string;
+  gate: Gate;
   resume?: string;
 }
 
@@ -61,6 +62,10 @@ export async function runOptionsFromArgs(
     throw new UsageError(
       "--junit needs the verdicts, which a shard does not have: pass it to witness merge",
     );
+  if (shard !== undefined && args.gate !== "confirmed")
+    throw new UsageError(
+      "--gate needs the verdicts, which a shard does not have: pass it to witness merge",
+    );
   const runId = args["run-id"];
   if (runId !== undefined && shard === undefined)
     throw new UsageError("--run-id only names the run a --shard belongs to");
@@ -88,7 +93,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
   builder: (y) =>
     withJson(
       withCache(
-        y
+        withGate(y)
           .positional("protocols", {
             type: "string",
             array: true,
@@ -175,6 +180,6 @@ export const runCommand: CommandModule<object, RunArgs> = {
       return printDryRun(options, args.json);
     }
     const { executeRun } = await import("../run-execute.js");
-    return executeRun(options, { json: args.json, junit });
+    return executeRun(options, { json: args.json, junit, gate: args.gate });
   }),
 };

@@ -39,4 +39,15 @@ export const GEMINI_FACTS: CliFacts = {
     how: "~/.gemini/trustedFolders.json ({<workspace>: TRUST_FOLDER}) or GEMINI_CLI_TRUST_WORKSPACE; headless refuses an untrusted folder (exit 55)",
     file: ".gemini/trustedFolders.json",
   },
+  // Its fatal errors' exit codes, as the 0.61.0 bundle declares them (FatalError subclasses).
+  exitCodes: {
+    41: "authentication failed",
+    42: "bad input",
+    44: "sandbox error",
+    52: "configuration error",
+    53: "turn limit reached",
+    54: "tool execution error",
+    55: "untrusted folder: headless Gemini CLI will not run in a folder it does not trust",
+    130: "cancelled",
+  },
 };

@@ -31,4 +31,14 @@ export const QWEN_FACTS: CliFacts = {
     how: "~/.qwen/trustedFolders.json ({<workspace>: TRUST_FOLDER})",
     file: ".qwen/trustedFolders.json",
   },
+  // Its fatal errors' exit codes, as the 0.24.4 bundle declares them (FatalError subclasses,
+  // forked from Gemini CLI's: 55 means a spent budget here, not an untrusted folder).
+  exitCodes: {
+    42: "bad input",
+    44: "sandbox error",
+    52: "configuration error",
+    53: "turn limit reached",
+    55: "budget exceeded",
+    130: "cancelled",
+  },
 };

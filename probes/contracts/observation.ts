@@ -65,6 +65,16 @@ export const heldSchema = z.object({
 });
 export type Held = z.infer<typeof heldSchema>;
 
+/** Why a spawn reached no model request: the exit code, its meaning to the CLI, the stderr's end. */
+export const noRequestReasonSchema = z.object({
+  exitCode: z.number().int().nullable(),
+  /** The driver's reading of the exit code (e.g. Gemini CLI's 55: an untrusted folder), or null. */
+  meaning: z.string().nullable(),
+  /** The last lines of stderr, without colour codes, at most a few hundred characters. */
+  stderr: z.string(),
+});
+export type NoRequestReason = z.infer<typeof noRequestReasonSchema>;
+
 /** Everything one probe spawn observed. Every field comes from what the CLI did. */
 export const observationSchema = z.object({
   cli: z.object({ name: z.string(), version: z.string() }),
@@ -158,6 +168,12 @@ export const observationSchema = z.object({
   helperCalls: z.array(z.object({ kind: z.string(), count: z.number().int() })).default([]),
   /** The argument the CLI refused before doing anything, in its own words (null when none). */
   rejectedArgv: z.object({ flag: z.string(), message: z.string() }).nullable().default(null),
+  /**
+   * Why no model request reached the fake, in the CLI's own terms (set only then, and not for a
+   * refused flag): its exit code, the driver's reading of it, and the end of what it printed on
+   * stderr (absent in records written before it existed).
+   */
+  noRequestReason: noRequestReasonSchema.optional(),
   // The transcript fields below are optional: records written before they existed still parse.
   /** The transcript the CLI wrote, relative to the cell root (null when it wrote none). */
   transcriptFile: z.string().nullable().optional(),
@@ -197,6 +213,9 @@ export function redactObservation(o: Observation): Observation {
     env: redactEnv(env),
     toolCalls: redactStrings(o.toolCalls, env),
     rejectedArgv: redactStrings(o.rejectedArgv, env),
+    ...(o.noRequestReason === undefined
+      ? {}
+      : { noRequestReason: redactStrings(o.noRequestReason, env) }),
     faults: redactStrings(o.faults, env),
     stdoutTail: redactStrings(o.stdoutTail, env),
     stderrTail: redactStrings(o.stderrTail, env),
