@@ -119,3 +119,22 @@ describe("bisect", () => {
     expect(ran).toBe(0);
   });
 });
+
+describe("a bisection across a CLI's rename", () => {
+  it("takes its candidates from both packages (pi 0.73.1 under @mariozechner, 0.74.0 on under @earendil-works)", async () => {
+    const { candidateVersions } = await import("./bisect.js");
+    const both = ["0.72.0", "0.73.0", "0.73.1", "0.74.0", "0.76.0", "0.78.0", "1.6.0"];
+    const range = { name: "pi", from: "0.73.1", to: "1.6.0" } as const;
+    expect(await candidateVersions(range, () => Promise.resolve(both))).toEqual([
+      "0.73.1",
+      "0.74.0",
+      "0.76.0",
+      "0.78.0",
+      "1.6.0",
+    ]);
+    const gap = candidateVersions({ ...range, to: "0.77.0" }, () => Promise.resolve(both));
+    await expect(gap).rejects.toThrow(
+      "nearest published under @mariozechner/pi-coding-agent: 0.73.1; under @earendil-works/pi-coding-agent: 0.76.0, 0.78.0",
+    );
+  });
+});

@@ -1,6 +1,6 @@
 // What the npm registry has published of each CLI: one `npm view` per package, through the one
 // exec seam; a version never published is refused before anything is installed.
-import { packagesOf } from "../clis/names.js";
+import { packageFor, packagesOf } from "../clis/names.js";
 import { UsageError } from "../core/errors.js";
 import { runProcess } from "../core/exec.js";
 import { compareVersions, isRelease } from "../core/version-order.js";
@@ -57,13 +57,28 @@ export function nearestPublished(version: string, published: readonly string[]):
   return [below, above].filter((v): v is string => v !== undefined);
 }
 
-/** Fails (exit 2) naming the nearest published versions unless `ref.version` was published. */
+/**
+ * Fails (exit 2) naming the nearest published versions unless `ref.version` was published. A CLI
+ * published under several names (pi) gets the nearest under each name, told apart by the
+ * catalog's version ranges (the names never published one version twice).
+ */
 export function requirePublished(ref: CliRef, published: readonly string[]): void {
   if (published.includes(ref.version)) return;
-  const near = nearestPublished(ref.version, published);
-  const hint = near.length === 0 ? "" : `; nearest published: ${near.join(", ")}`;
+  const packages = packagesOf(ref.name);
+  if (packages.length <= 1) {
+    const near = nearestPublished(ref.version, published);
+    const hint = near.length === 0 ? "" : `; nearest published: ${near.join(", ")}`;
+    throw new UsageError(
+      `${ref.name}@${ref.version} was never published (${packages.join("")})${hint}`,
+    );
+  }
+  const each = packages.map((pkg) => {
+    const mine = published.filter((v) => packageFor(ref.name, v) === pkg);
+    const near = nearestPublished(ref.version, mine);
+    return `under ${pkg}: ${near.length === 0 ? "none" : near.join(", ")}`;
+  });
   throw new UsageError(
-    `${ref.name}@${ref.version} was never published (${packagesOf(ref.name).join(" or ")})${hint}`,
+    `${ref.name}@${ref.version} was never published (${packages.join(" or ")}); nearest published ${each.join("; ")}`,
   );
 }
 

@@ -83,6 +83,9 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
     const { runProbe } = await import("../../probes/run-probe.js");
     const { summarizeObservation } = await import("../../probes/summary.js");
     const spec = await loadProbeSpec(probeInputFromArgs(args));
+    // A version never published is bad input (exit 2, naming the nearest), not a faulty spawn.
+    const { installAll } = await import("../../probes/vendor-registry.js");
+    await installAll([spec.cli], args.cache === undefined ? {} : { cacheDir: args.cache });
     const { releaseWarmSlot } = await import("../../probes/isolation/netns.js");
     const { catchInterrupts } = await import("../interrupts.js");
     // As for `witness run`: a signal ends the CLI and everything it started, and removes the cell.
