@@ -14,6 +14,7 @@ import { runProcess } from "../core/exec.js";
 import { makeDirs } from "../core/make-dirs.js";
 import type { CliRef } from "./contracts/probe-spec.js";
 import { makeOwnedTempDir } from "./leftovers.js";
+import { launchOn, pathFor, type RuntimeChoice, runtimeFor } from "./runtime.js";
 
 /** What the cache keeps beside each install, so a later run trusts it without re-running npm. */
 export const vendorEntrySchema = z.object({
@@ -83,7 +84,12 @@ export function npmEnv(
   return buildChildEnv({ parent, allow: [...NPM_ALLOW, ...extra] });
 }
 
-async function reportVersion(bin: string, cwd: string, parent: VendorCacheOptions["env"]) {
+async function reportVersion(
+  bin: string,
+  cwd: string,
+  parent: VendorCacheOptions["env"],
+  choice: RuntimeChoice,
+) {
   // A throwaway HOME, XDG directories and TMPDIR: even `--version` writes state (opencode makes
   // its config, data, cache and temp directories), and never in the operator's.
   const home = await makeOwnedTempDir("witness-version-");
@@ -94,12 +100,15 @@ async function reportVersion(bin: string, cwd: string, parent: VendorCacheOption
     XDG_CACHE_HOME: join(home, ".cache"),
     XDG_STATE_HOME: join(home, ".local", "state"),
     TMPDIR: join(home, "tmp"),
+    // On the runtime the CLI will run on: pi 1.6.0's --version crashes on Node 20.
+    PATH: pathFor(choice.runtime, (parent ?? process.env).PATH ?? "", existsSync),
   };
+  const start = launchOn(choice, bin, ["--version"]);
   try {
     await mkdir(set.TMPDIR);
     const result = await runProcess({
-      file: bin,
-      args: ["--version"],
+      file: start.file,
+      args: start.args,
       env: buildChildEnv({ parent: parent ?? process.env, set }),
       cwd,
       timeoutMs: 30_000,
@@ -196,7 +205,13 @@ async function install(
     if (!existsSync(join(staging, relBin))) {
       throw new UsageError(`installed ${pkg}@${ref.version} but it has no ${bin} binary`);
     }
-    const { result, version } = await reportVersion(join(staging, relBin), staging, options.env);
+    const choice = await runtimeFor(join(staging, relBin), options);
+    const { result, version } = await reportVersion(
+      join(staging, relBin),
+      staging,
+      options.env,
+      choice,
+    );
     if (version !== ref.version) {
       const said = (result.stdout + result.stderr).trim().split("\n")[0] ?? "";
       throw new UsageError(

@@ -5,6 +5,8 @@ import { UsageError } from "../core/errors.js";
 import { runProcess } from "../core/exec.js";
 import { compareVersions, isRelease } from "../core/version-order.js";
 import type { CliRef } from "./contracts/probe-spec.js";
+import { ensureNode } from "./node-runtimes.js";
+import { runtimeFor } from "./runtime.js";
 import {
   ensureCli,
   isCached,
@@ -85,11 +87,12 @@ export function requirePublished(ref: CliRef, published: readonly string[]): voi
 /**
  * Resolves and installs every CLI version a run needs, one install per version, before any
  * spawn: a version not in the cache is checked against the registry's list first (one query per
- * CLI), then installed. The first failure stops everything (exit 2) with npm's one line.
+ * CLI), then installed, and so is the Node each runs on (its declared one, and every Node an arm
+ * pins: `pins`). The first failure stops everything (exit 2) with npm's one line.
  */
 export async function installAll(
   refs: readonly CliRef[],
-  options: VendorCacheOptions = {},
+  options: VendorCacheOptions & { pins?: readonly string[] } = {},
 ): Promise<Map<string, { bin: string; version: string }>> {
   const unique = [...new Map(refs.map((r) => [`${r.name}@${r.version}`, r])).values()];
   const lists = new Map<CliRef["name"], string[]>();
@@ -104,7 +107,11 @@ export async function installAll(
     requirePublished(ref, published);
   }
   const installed = new Map<string, { bin: string; version: string }>();
-  for (const ref of unique)
-    installed.set(`${ref.name}@${ref.version}`, await ensureCli(ref, options));
+  for (const ref of unique) {
+    const cli = await ensureCli(ref, options);
+    installed.set(`${ref.name}@${ref.version}`, cli);
+    await runtimeFor(cli.bin, options);
+  }
+  for (const pin of new Set(options.pins ?? [])) await ensureNode(pin, options);
   return installed;
 }
