@@ -57,9 +57,13 @@ async function defaultPublished(name: CliRef["name"]): Promise<string[]> {
   return publishedVersions(name);
 }
 
-async function defaultInstall(refs: readonly CliRef[], cacheDir?: string): Promise<void> {
+async function defaultInstall(
+  refs: readonly CliRef[],
+  cacheDir?: string,
+  pins: readonly string[] = [],
+): Promise<void> {
   const { installAll } = await import("../probes/vendor-registry.js");
-  await installAll(refs, cacheDir === undefined ? {} : { cacheDir });
+  await installAll(refs, { ...(cacheDir === undefined ? {} : { cacheDir }), pins });
 }
 
 /** The published releases from `from` to `to`, both ends included; both ends must be published. */
@@ -95,11 +99,12 @@ export async function bisect(options: BisectOptions): Promise<BisectResult> {
       : resolve(cwd, options.out);
   await ensureWritableDir(out);
   const install = options.install ?? defaultInstall;
+  const pins = check.loaded.protocol.arms.flatMap((a) => (a.runtime ? [a.runtime.node] : []));
   const visited: BisectResult["visited"] = [];
   const runs = new Map<string, { record: MeasurementRecord; json: string }>();
   const runAt = async (version: string) => {
     const cli = { name: options.range.name, version };
-    await install([cli], options.cacheDir);
+    await install([cli], options.cacheDir, pins);
     const record = await runProtocol(check, {
       cli,
       probe: options.probe,

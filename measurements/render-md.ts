@@ -1,3 +1,4 @@
+import { runtimeText } from "../probes/contracts/runtime.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
 
 function cell(text: string): string {
@@ -26,6 +27,7 @@ function spawnLines(spawn: SpawnRecord): string[] {
     `- CLI run: ${obs.cli.name}@${obs.cli.version}; isolation: ${obs.isolation}${obs.netnsForwarder === undefined ? "" : ` (${obs.netnsForwarder} forwarder)`}; exit ${String(obs.exitCode)}${obs.signal === null ? "" : ` (signal ${obs.signal})`}; ${Math.round(obs.durationMs)} ms; ${obs.requestCount} requests`,
     `- markers: ${seen.join(", ") || "none"}`,
   );
+  if (obs.runtime !== undefined) lines.push(`- runtime: ${runtimeText(obs.runtime)}`);
   if (obs.toolCalls.length > 0)
     lines.push(`- tool calls: ${obs.toolCalls.map((c) => `${c.name} ${c.outcome}`).join(", ")}`);
   // Requests besides the agent's turns: listed, never counted as the script's calls or as faults.
@@ -95,6 +97,7 @@ export function renderMarkdown(record: MeasurementRecord): string {
     `- protocol: ${code(p.file)} (gates ADR ${p.adr}), hash ${code(p.canonicalHash)}, file bytes ${code(p.bytesHash)}`,
     `- locked at ${p.lockedAt} in commit ${code(p.lockCommit)}`,
     `- CLI: ${record.cli.name}@${record.cli.version}; versions that ran: ${record.cli.versionsRun.join(", ") || "none"}`,
+    ...(record.cli.runtimes ?? []).map((r) => `- runtime: ${runtimeText(r)}`),
     `- machine: ${m.platform} ${m.release} ${m.arch}, Node ${m.node}, ${m.cpus} CPUs; isolation: ${record.isolation.join(", ") || "unknown"}`,
     `- run: ${record.startedAt} to ${record.finishedAt}, ${record.spawnsPerArm} spawns per arm`,
     "",

@@ -44,7 +44,12 @@ import { type WitnessBuild, witnessBuild } from "./witness-build.js";
 import { ensureWritableDir, writeRecord, type WrittenRecord } from "./write-record.js";
 
 /** Installs every CLI version a run needs before its first spawn; throws (exit 2) on a failure. */
-export type InstallFn = (refs: readonly CliRef[], cacheDir?: string) => Promise<void>;
+export type InstallFn = (
+  refs: readonly CliRef[],
+  cacheDir?: string,
+  /** Node versions arms pin (installed too, before any spawn). */
+  pins?: readonly string[],
+) => Promise<void>;
 
 /** What the vendor cache says of an installed version (null when it is not installed). */
 export type FactsFn = (ref: CliRef, cacheDir?: string) => Promise<InstalledFacts | null>;
@@ -157,9 +162,13 @@ export function planRuns(
   return { runs, skipped };
 }
 
-async function defaultInstall(refs: readonly CliRef[], cacheDir?: string): Promise<void> {
+async function defaultInstall(
+  refs: readonly CliRef[],
+  cacheDir?: string,
+  pins: readonly string[] = [],
+): Promise<void> {
   const { installAll } = await import("../probes/vendor-registry.js");
-  await installAll(refs, cacheDir === undefined ? {} : { cacheDir });
+  await installAll(refs, { ...(cacheDir === undefined ? {} : { cacheDir }), pins });
 }
 
 async function defaultFacts(ref: CliRef, cacheDir?: string): Promise<InstalledFacts | null> {
@@ -297,6 +306,9 @@ export async function runPlanned(given: RunProtocolsOptions): Promise<RunOutcome
   await (options.install ?? defaultInstall)(
     entries.map((e) => e.cli),
     options.cacheDir,
+    entries.flatMap((e) =>
+      e.arms.flatMap((a) => (a.runtime === undefined ? [] : [a.runtime.node])),
+    ),
   );
   for (const line of plan.skipped) options.onSkip?.(line);
   const now = options.now ?? (() => new Date());

@@ -12,6 +12,7 @@ import {
   redactObservation,
 } from "../probes/contracts/observation.js";
 import type { CliRef, ProbeSpec } from "../probes/contracts/probe-spec.js";
+import type { Runtime } from "../probes/contracts/runtime.js";
 import { runPool } from "./pool.js";
 import type {
   ArmRecord,
@@ -216,6 +217,7 @@ export function assembleRecord(
     cli: {
       ...header.cli,
       versionsRun: [...new Set(observations.map((o) => o.cli.version))].sort(),
+      ...runtimesOf(observations),
     },
     ...(header.witness === undefined ? {} : { witness: header.witness }),
     machine: header.machine,
@@ -229,6 +231,13 @@ export function assembleRecord(
     ...(frame.selection === null ? {} : { selection: frame.selection }),
     ...(shards === undefined ? {} : { shards }),
   };
+}
+
+// The distinct runtimes the spawns ran on (none recorded: no field, as in older records).
+function runtimesOf(observations: readonly Observation[]): { runtimes?: Runtime[] } {
+  const seen = new Map<string, Runtime>();
+  for (const o of observations) if (o.runtime) seen.set(JSON.stringify(o.runtime), o.runtime);
+  return seen.size === 0 ? {} : { runtimes: [...seen.values()] };
 }
 
 /** Runs every arm × spawn of a locked protocol and decides the verdicts; writes nothing. */

@@ -42,6 +42,7 @@ import {
 import { acquireSlot, type NetnsSlot, netnsTools } from "./isolation/netns.js";
 import { disownTempDir } from "./leftovers.js";
 import { observe } from "./observe/observe.js";
+import { launchOn, runtimeFor } from "./runtime.js";
 import { spawnEnv } from "./spawn-env.js";
 import { ensureCli } from "./vendor-cache.js";
 
@@ -145,6 +146,11 @@ export async function runProbe(
   } catch (error) {
     return missingCli(spec, error, performance.now() - started);
   }
+  // Decided before the cell: a Node that cannot be installed is bad input (exit 2), not a spawn.
+  const choice = await runtimeFor(cli.bin, {
+    ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+    ...(spec.runtime === undefined ? {} : { pin: spec.runtime.node }),
+  });
   const baseEnv = buildChildEnv({ parent: process.env });
   // The cell and the namespace do not depend on each other: build one while the other starts.
   const [made, acquired] = await Promise.allSettled([
@@ -192,6 +198,7 @@ export async function runProbe(
       ...(planned === null ? {} : { planned: planned.env }),
       launched: launched.env,
       ...(launchSpec.env === undefined ? {} : { launch: launchSpec.env }),
+      runtime: choice.runtime,
     });
     await driver.prepare?.({ cell, env, baseUrl, version: cli.version });
     // The CLI and whatever it starts end with the spawn, and with witness however it dies.
@@ -199,7 +206,8 @@ export async function runProbe(
     // no longer shows the forwarder whose namespace nsenter joins.
     const contained = await containment();
     // A mask is mounted inside the PID namespace's own mount namespace, just before the CLI starts.
-    const unmasked = maskWrap(cli.bin, args, masked);
+    const onRuntime = launchOn(choice, cli.bin, args);
+    const unmasked = maskWrap(onRuntime.file, onRuntime.args, masked);
     const inPidns = contained.wrap(unmasked.file, unmasked.args, cell.root);
     const launch = slot ? slot.wrap(inPidns.file, inPidns.args) : inPidns;
     if (!contained.flushes) startCellFlush(cell);
@@ -239,7 +247,8 @@ export async function runProbe(
         : null;
     const observation = observationSchema.parse({
       cli: { name: spec.cli.name, version: cli.version },
-      argv: [cli.bin, ...args],
+      argv: [onRuntime.file, ...onRuntime.args],
+      runtime: choice.runtime,
       ...(launched.stdin === undefined || launched.stdin === "" ? {} : { stdin: launched.stdin }),
       env,
       cwd: cell.cwd,

@@ -1,5 +1,6 @@
 // A person-readable summary of one observation (the JSON is the data; this is the screen).
 import type { Observation } from "./contracts/observation.js";
+import { runtimeText } from "./contracts/runtime.js";
 
 /** Renders an observation as short labelled lines. */
 export function summarizeObservation(o: Observation): string {
@@ -10,6 +11,7 @@ export function summarizeObservation(o: Observation): string {
   lines.push(
     `argv: ${o.argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(" ")}`,
   );
+  if (o.runtime !== undefined) lines.push(`runtime: ${runtimeText(o.runtime)}`);
   if (o.permissionMode !== null || o.sandboxPolicy !== null) {
     lines.push(
       `permission mode: ${o.permissionMode ?? "-"}  sandbox policy: ${o.sandboxPolicy ?? "-"}`,
