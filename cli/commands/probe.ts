@@ -90,6 +90,9 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
     const { runProbe } = await import("../../probes/run-probe.js");
     const { summarizeObservation } = await import("../../probes/summary.js");
     const spec = await loadProbeSpec(probeInputFromArgs(args));
+    // Managed configuration is judged first, as runProbe does: a refused spawn installs nothing.
+    const { checkManaged } = await import("../../probes/run-probe.js");
+    await checkManaged(spec.cli.name, spec.fixture.managed ?? "record");
     // A version never published is bad input (exit 2, naming the nearest), not a faulty spawn.
     const { installAll } = await import("../../probes/vendor-registry.js");
     await installAll([spec.cli], {
