@@ -78,6 +78,28 @@ describe("bisect", () => {
     ).toHaveLength(installed.length);
   });
 
+  it("skips a version inside the range that cannot be installed, and names it beside the flip", async () => {
+    const result = await bisect({
+      cwd: repo.dir,
+      file: REL,
+      range: { name: "claude-code", from: "2.1.282", to: "2.1.310" },
+      out: join(repo.dir, "records"),
+      probe,
+      published: () => Promise.resolve(PUBLISHED),
+      install: (refs) =>
+        refs.some((r) => r.version === "2.1.286")
+          ? Promise.reject(new UsageError("claude-code 2.1.286 does not start"))
+          : Promise.resolve(),
+    });
+    expect(result.skipped).toEqual([
+      { version: "2.1.286", why: "claude-code 2.1.286 does not start" },
+    ]);
+    expect(result.flip).toMatchObject({
+      before: { version: "2.1.284" },
+      after: { version: "2.1.290" },
+    });
+  });
+
   it("says there is no flip when both ends agree", async () => {
     const result = await bisect({
       cwd: repo.dir,
@@ -136,5 +158,18 @@ describe("a bisection across a CLI's rename", () => {
     await expect(gap).rejects.toThrow(
       "nearest published under @mariozechner/pi-coding-agent: 0.73.1; under @earendil-works/pi-coding-agent: 0.76.0, 0.78.0",
     );
+  });
+});
+
+describe("the next version a bisection tries", () => {
+  it.each([
+    [0, 5, [], 2],
+    [0, 5, [2], 1],
+    [0, 5, [1, 2], 3],
+    [1, 3, [2], null],
+    [2, 3, [], null],
+  ])("between %i and %i, skipping %j: %s", async (lo, hi, bad, want) => {
+    const { middle } = await import("./bisect.js");
+    expect(middle(lo, hi, new Set(bad))).toBe(want);
   });
 });
