@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -86,6 +86,16 @@ describe("bisect", () => {
       out: join(repo.dir, "records"),
       probe,
       published: () => Promise.resolve(PUBLISHED),
+      facts: (ref) =>
+        Promise.resolve({
+          name: ref.name,
+          version: ref.version,
+          pkg: `@pkg/${ref.version}`,
+          bin: "/b",
+          resolvedBin: "/b",
+          integrity: "sha512-x",
+          packages: [],
+        }),
       install: (refs) =>
         refs.some((r) => r.version === "2.1.286")
           ? Promise.reject(new UsageError("claude-code 2.1.286 does not start"))
@@ -94,6 +104,11 @@ describe("bisect", () => {
     expect(result.skipped).toEqual([
       { version: "2.1.286", why: "claude-code 2.1.286 does not start" },
     ]);
+    // Each record names the package that ran, as the vendor cache's facts say.
+    const first = JSON.parse(await readFile(result.visited[0]?.record ?? "", "utf8")) as {
+      cli: { installed?: { pkg: string; integrity: string | null } };
+    };
+    expect(first.cli.installed).toMatchObject({ pkg: "@pkg/2.1.282", integrity: "sha512-x" });
     expect(result.flip).toMatchObject({
       before: { version: "2.1.284" },
       after: { version: "2.1.290" },

@@ -8,9 +8,10 @@ import { repoRoot } from "../core/git.js";
 import { inRange, isRelease } from "../core/version-order.js";
 import { refuseUnlessLocked, verifyProtocols } from "../prereg/verify.js";
 import type { CliRange, CliRef } from "../probes/contracts/probe-spec.js";
+import type { InstalledFacts } from "../probes/vendor-cache.js";
 import { diffRecords } from "./diff.js";
 import type { MeasurementRecord } from "./record.js";
-import type { InstallFn } from "./run-protocols.js";
+import { type FactsFn, installedCli, type InstallFn } from "./run-protocols.js";
 import { type ProbeFn, runProtocol } from "./runner.js";
 import { ensureWritableDir, writeRecord } from "./write-record.js";
 
@@ -27,6 +28,8 @@ export interface BisectOptions {
   signal?: AbortSignal;
   probe?: ProbeFn;
   install?: InstallFn;
+  /** The installed facts each record keeps (default: the vendor cache's). */
+  facts?: FactsFn;
   /** Every published version of the range's CLI (default: one `npm view` query). */
   published?: (name: CliRef["name"]) => Promise<string[]>;
   /** Told after each version it ran: the version, its record file and its overall verdict. */
@@ -68,6 +71,11 @@ async function defaultInstall(
 ): Promise<void> {
   const { installAll } = await import("../probes/vendor-registry.js");
   await installAll(refs, { ...(cacheDir === undefined ? {} : { cacheDir }), pins });
+}
+
+async function defaultFacts(ref: CliRef, cacheDir?: string): Promise<InstalledFacts | null> {
+  const { installedFacts } = await import("../probes/vendor-cache.js");
+  return installedFacts(ref, cacheDir === undefined ? {} : { cacheDir });
 }
 
 /** The published releases from `from` to `to`, both ends included; both ends must be published. */
@@ -117,7 +125,9 @@ export async function bisect(options: BisectOptions): Promise<BisectResult> {
   const runAt = async (version: string) => {
     const cli = { name: options.range.name, version };
     await install([cli], options.cacheDir, pins);
+    const installed = await (options.facts ?? defaultFacts)(cli, options.cacheDir);
     const record = await runProtocol(check, {
+      ...(installed === null ? {} : { installed: installedCli(installed) }),
       cli,
       probe: options.probe,
       spawns: options.spawns,

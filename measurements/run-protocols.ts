@@ -258,6 +258,17 @@ interface EntryProgress {
   finishedAt: string;
 }
 
+/** What a record keeps of the vendor cache's facts about an install. */
+export function installedCli(f: InstalledFacts): InstalledCli {
+  return {
+    pkg: f.pkg,
+    bin: f.bin,
+    resolvedBin: f.resolvedBin,
+    integrity: f.integrity,
+    packages: f.packages,
+  };
+}
+
 async function installedOf(
   entries: readonly RunEntry[],
   facts: FactsFn,
@@ -268,14 +279,7 @@ async function installedOf(
     const key = `${cli.name}@${cli.version}`;
     if (out.has(key)) continue;
     const f = await facts(cli, cacheDir);
-    if (f !== null)
-      out.set(key, {
-        pkg: f.pkg,
-        bin: f.bin,
-        resolvedBin: f.resolvedBin,
-        integrity: f.integrity,
-        packages: f.packages,
-      });
+    if (f !== null) out.set(key, installedCli(f));
   }
   return out;
 }

@@ -55,6 +55,8 @@ export interface RunProtocolOptions {
   /** Called after each spawn, for progress. */
   onSpawn?: (done: number, total: number, arm: string) => void;
   now?: () => Date;
+  /** The install that ran, as the record states it (the vendor cache's facts). */
+  installed?: InstalledCli;
 }
 
 /** The probe cell's `runProbe`, imported on first use. */
@@ -261,7 +263,10 @@ export async function runProtocol(
     arms: protocol.arms,
     selection: null,
   };
-  const frame = recordFrame(entry);
+  const frame = recordFrame(
+    entry,
+    options.installed === undefined ? {} : { installed: options.installed },
+  );
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
   const tasks = planSpawns([entry]);
