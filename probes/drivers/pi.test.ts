@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { FIXTURES_DIR } from "../../test/support/recorded-transcripts.js";
-import { PI_MODEL, PI_PROVIDER, piDriver } from "./pi.js";
+import { PI_MODEL, PI_PROVIDER, piDriver, piRejectedArgv } from "./pi.js";
 
 let dir: string | null = null;
 afterEach(async () => {
@@ -128,5 +128,13 @@ describe("the pi driver", () => {
   ] as const)("without a session record, reads %j / %j as %s", (result, recorded, outcome) => {
     const record = recorded === null ? null : { result: recorded };
     expect(piDriver.classify({ wire: result, recorded: record }).outcome).toBe(outcome);
+  });
+
+  it("reads the option pi refused (0.78.1 has no --approve)", () => {
+    expect(piRejectedArgv("Error: Unknown option: --approve\n")).toEqual({
+      flag: "--approve",
+      message: "Error: Unknown option: --approve",
+    });
+    expect(piRejectedArgv("500 witness scripted fault\n")).toBeNull();
   });
 });

@@ -22,6 +22,7 @@ import {
   noTranscript,
   type PrepareInput,
   type ProbeDriver,
+  type RejectedArgv,
   type TranscriptFacts,
   type TranscriptHints,
 } from "./driver.js";
@@ -125,6 +126,15 @@ async function readTranscript(
   };
 }
 
+/**
+ * The option pi refused (`Error: Unknown option: --approve` from pi before 0.79.0, exit 1, no
+ * request), or null.
+ */
+export function piRejectedArgv(stderr: string): RejectedArgv | null {
+  const match = /Error: Unknown option: (\S+)/.exec(stderr);
+  return match?.[1] === undefined ? null : { flag: match[1], message: match[0] };
+}
+
 /** pi (@mariozechner/pi-coding-agent, then @earendil-works/pi-coding-agent), as the cell runs it. */
 export const piDriver: ProbeDriver = {
   name: "pi",
@@ -142,6 +152,7 @@ export const piDriver: ProbeDriver = {
   }),
   prepare,
   trustWorkspace,
+  rejectedArgv: piRejectedArgv,
   readTranscript,
   // pi has no approval layer: a call that was offered either ran or failed.
   classify: classifyPiCall,
