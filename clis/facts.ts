@@ -39,7 +39,12 @@ export interface CliFacts {
   /** Machine-wide managed files it reads whatever its HOME (found in its code). */
   managedFiles: readonly string[];
   /** How it decides a folder is trusted, and the file that records it (relative to HOME). */
-  trust: { how: string; file?: string } | null;
+  trust: {
+    how: string;
+    file?: string;
+    /** Where the mechanism changed across versions: what each range does (inclusive ends). */
+    byVersion?: readonly { from?: string; upTo?: string; how: string }[];
+  } | null;
   /**
    * What an exit code means, where its own code gives codes a meaning (its fatal errors), read
    * when a spawn ends before any model request; absent when none is known.

@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -78,6 +78,43 @@ describe("bisect", () => {
     ).toHaveLength(installed.length);
   });
 
+  it("skips a version inside the range that cannot be installed, and names it beside the flip", async () => {
+    const result = await bisect({
+      cwd: repo.dir,
+      file: REL,
+      range: { name: "claude-code", from: "2.1.282", to: "2.1.310" },
+      out: join(repo.dir, "records"),
+      probe,
+      published: () => Promise.resolve(PUBLISHED),
+      facts: (ref) =>
+        Promise.resolve({
+          name: ref.name,
+          version: ref.version,
+          pkg: `@pkg/${ref.version}`,
+          bin: "/b",
+          resolvedBin: "/b",
+          integrity: "sha512-x",
+          packages: [],
+        }),
+      install: (refs) =>
+        refs.some((r) => r.version === "2.1.286")
+          ? Promise.reject(new UsageError("claude-code 2.1.286 does not start"))
+          : Promise.resolve(),
+    });
+    expect(result.skipped).toEqual([
+      { version: "2.1.286", why: "claude-code 2.1.286 does not start" },
+    ]);
+    // Each record names the package that ran, as the vendor cache's facts say.
+    const first = JSON.parse(await readFile(result.visited[0]?.record ?? "", "utf8")) as {
+      cli: { installed?: { pkg: string; integrity: string | null } };
+    };
+    expect(first.cli.installed).toMatchObject({ pkg: "@pkg/2.1.282", integrity: "sha512-x" });
+    expect(result.flip).toMatchObject({
+      before: { version: "2.1.284" },
+      after: { version: "2.1.290" },
+    });
+  });
+
   it("says there is no flip when both ends agree", async () => {
     const result = await bisect({
       cwd: repo.dir,
@@ -117,5 +154,37 @@ describe("bisect", () => {
     await expect(other).rejects.toBeInstanceOf(UsageError);
     await expect(other).rejects.toThrow("protocol 0001 runs claude-code, not codex");
     expect(ran).toBe(0);
+  });
+});
+
+describe("a bisection across a CLI's rename", () => {
+  it("takes its candidates from both packages (pi 0.73.1 under @mariozechner, 0.74.0 on under @earendil-works)", async () => {
+    const { candidateVersions } = await import("./bisect.js");
+    const both = ["0.72.0", "0.73.0", "0.73.1", "0.74.0", "0.76.0", "0.78.0", "1.6.0"];
+    const range = { name: "pi", from: "0.73.1", to: "1.6.0" } as const;
+    expect(await candidateVersions(range, () => Promise.resolve(both))).toEqual([
+      "0.73.1",
+      "0.74.0",
+      "0.76.0",
+      "0.78.0",
+      "1.6.0",
+    ]);
+    const gap = candidateVersions({ ...range, to: "0.77.0" }, () => Promise.resolve(both));
+    await expect(gap).rejects.toThrow(
+      "nearest published under @mariozechner/pi-coding-agent: 0.73.1; under @earendil-works/pi-coding-agent: 0.76.0, 0.78.0",
+    );
+  });
+});
+
+describe("the next version a bisection tries", () => {
+  it.each([
+    [0, 5, [], 2],
+    [0, 5, [2], 1],
+    [0, 5, [1, 2], 3],
+    [1, 3, [2], null],
+    [2, 3, [], null],
+  ])("between %i and %i, skipping %j: %s", async (lo, hi, bad, want) => {
+    const { middle } = await import("./bisect.js");
+    expect(middle(lo, hi, new Set(bad))).toBe(want);
   });
 });

@@ -8,9 +8,11 @@ import { repoRoot } from "../core/git.js";
 import { inRange, isRelease } from "../core/version-order.js";
 import { refuseUnlessLocked, verifyProtocols } from "../prereg/verify.js";
 import type { CliRange, CliRef } from "../probes/contracts/probe-spec.js";
+import type { InstalledFacts } from "../probes/vendor-cache.js";
 import { diffRecords } from "./diff.js";
 import type { MeasurementRecord } from "./record.js";
-import type { InstallFn } from "./run-protocols.js";
+import { installedCli } from "./run-install.js";
+import type { FactsFn, InstallFn } from "./run-options.js";
 import { runProtocol } from "./run-protocols.js";
 import type { ProbeFn } from "./runner.js";
 import { ensureWritableDir, writeRecord } from "./write-record.js";
@@ -28,10 +30,14 @@ export interface BisectOptions {
   signal?: AbortSignal;
   probe?: ProbeFn;
   install?: InstallFn;
+  /** The installed facts each record keeps (default: the vendor cache's). */
+  facts?: FactsFn;
   /** Every published version of the range's CLI (default: one `npm view` query). */
   published?: (name: CliRef["name"]) => Promise<string[]>;
   /** Told after each version it ran: the version, its record file and its overall verdict. */
   onVisit?: (version: string, json: string, verdict: string) => void;
+  /** Told of each version inside the range it skipped, and why (its install failed). */
+  onSkip?: (version: string, why: string) => void;
 }
 
 /** The first arm whose verdict differs between the two sides of the flip, and why. */
@@ -48,6 +54,8 @@ export interface Flip {
 export interface BisectResult {
   candidates: string[];
   visited: { version: string; record: string; verdict: string }[];
+  /** Versions inside the range that could not be installed or started (a broken release), skipped. */
+  skipped: { version: string; why: string }[];
   flip: Flip | null;
 }
 
@@ -58,9 +66,18 @@ async function defaultPublished(name: CliRef["name"]): Promise<string[]> {
   return publishedVersions(name);
 }
 
-async function defaultInstall(refs: readonly CliRef[], cacheDir?: string): Promise<void> {
+async function defaultInstall(
+  refs: readonly CliRef[],
+  cacheDir?: string,
+  pins: readonly string[] = [],
+): Promise<void> {
   const { installAll } = await import("../probes/vendor-registry.js");
-  await installAll(refs, cacheDir === undefined ? {} : { cacheDir });
+  await installAll(refs, { ...(cacheDir === undefined ? {} : { cacheDir }), pins });
+}
+
+async function defaultFacts(ref: CliRef, cacheDir?: string): Promise<InstalledFacts | null> {
+  const { installedFacts } = await import("../probes/vendor-cache.js");
+  return installedFacts(ref, cacheDir === undefined ? {} : { cacheDir });
 }
 
 /** The published releases from `from` to `to`, both ends included; both ends must be published. */
@@ -75,6 +92,14 @@ export async function candidateVersions(
   return all.filter(
     (v) => v === range.from || v === range.to || (isRelease(v) && inRange(v, range.from, range.to)),
   );
+}
+
+/** The index between `lo` and `hi` (exclusive) nearest their middle and not `bad`; null: none. */
+export function middle(lo: number, hi: number, bad: ReadonlySet<number>): number | null {
+  const mid = (lo + hi) >> 1;
+  for (let d = 0; d < hi - lo; d++)
+    for (const i of [mid - d, mid + d]) if (i > lo && i < hi && !bad.has(i)) return i;
+  return null;
 }
 
 /** Bisects `range` for the first version whose arm verdicts differ from `range.from`'s. */
@@ -96,12 +121,15 @@ export async function bisect(options: BisectOptions): Promise<BisectResult> {
       : resolve(cwd, options.out);
   await ensureWritableDir(out);
   const install = options.install ?? defaultInstall;
+  const pins = check.loaded.protocol.arms.flatMap((a) => (a.runtime ? [a.runtime.node] : []));
   const visited: BisectResult["visited"] = [];
   const runs = new Map<string, { record: MeasurementRecord; json: string }>();
   const runAt = async (version: string) => {
     const cli = { name: options.range.name, version };
-    await install([cli], options.cacheDir);
+    await install([cli], options.cacheDir, pins);
+    const installed = await (options.facts ?? defaultFacts)(cli, options.cacheDir);
     const record = await runProtocol(check, {
+      ...(installed === null ? {} : { installed: installedCli(installed) }),
       cli,
       probe: options.probe,
       spawns: options.spawns,
@@ -118,24 +146,40 @@ export async function bisect(options: BisectOptions): Promise<BisectResult> {
   };
   const first = await runAt(options.range.from);
   const last = await runAt(options.range.to);
-  if (verdictKey(first) === verdictKey(last)) return { candidates, visited, flip: null };
-  // Invariant: candidates[lo] has `from`'s verdicts, candidates[hi] does not.
+  const skipped: BisectResult["skipped"] = [];
+  if (verdictKey(first) === verdictKey(last)) return { candidates, visited, skipped, flip: null };
+  // Invariant: candidates[lo] has `from`'s verdicts, candidates[hi] does not. A version between
+  // them that cannot be installed or started (pi 0.80.7's --version dies on an import) is skipped
+  // and the nearest other one to the middle tried, as git bisect skip does.
   let lo = 0;
   let hi = candidates.length - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    const record = await runAt(candidates[mid] ?? "");
+  const bad = new Set<number>();
+  for (;;) {
+    const mid = middle(lo, hi, bad);
+    if (mid === null) break;
+    let record: MeasurementRecord;
+    try {
+      record = await runAt(candidates[mid] ?? "");
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      bad.add(mid);
+      skipped.push({ version: candidates[mid] ?? "", why: error.message });
+      options.onSkip?.(candidates[mid] ?? "", error.message);
+      continue;
+    }
     if (verdictKey(record) === verdictKey(first)) lo = mid;
     else hi = mid;
   }
   const before = runs.get(candidates[lo] ?? "");
   const after = runs.get(candidates[hi] ?? "");
-  if (before === undefined || after === undefined) return { candidates, visited, flip: null };
+  if (before === undefined || after === undefined)
+    return { candidates, visited, skipped, flip: null };
   const arm = diffRecords(before.record, after.record).find((d) => d.verdictChanged);
   const fault = arm?.faulted.find((f) => f.side === "after")?.reasons[0];
   return {
     candidates,
     visited,
+    skipped,
     flip: {
       before: { version: before.record.cli.version, record: before.json },
       after: { version: after.record.cli.version, record: after.json },

@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import { observationSchema } from "../probes/contracts/observation.js";
 import { cliRefSchema, probeCliNameSchema } from "../probes/contracts/probe-spec.js";
+import { runtimeSchema } from "../probes/contracts/runtime.js";
 import { witnessBuildSchema } from "./witness-build.js";
 
 /** A verdict on an arm or on a whole protocol. */
@@ -114,6 +115,8 @@ export const recordSchema = z.object({
     versionsRun: z.array(z.string()),
     /** The install that ran (absent in records written before witness recorded it). */
     installed: installedCliSchema.optional(),
+    /** Every runtime the spawns ran the CLI on (absent in records written before it was recorded). */
+    runtimes: z.array(runtimeSchema).optional(),
   }),
   /** The witness that wrote the record (absent in records written before it was recorded). */
   witness: witnessBuildSchema.optional(),

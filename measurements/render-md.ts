@@ -1,3 +1,4 @@
+import { runtimeText } from "../probes/contracts/runtime.js";
 import { heldSummary } from "../probes/isolation/sandbox-report.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
 import type { WitnessBuild } from "./witness-build.js";
@@ -37,6 +38,7 @@ function spawnLines(spawn: SpawnRecord): string[] {
     lines.push(
       `- sentinels created: ${created.map((s) => `${s.name} ${s.byCall === null ? "(FLAGGED: no call that ran names it)" : `by call ${s.byCall}`}${s.madeBySpawn === false ? " (NOT by this spawn's uid)" : ""}`).join(", ")}`,
     );
+  if (obs.runtime !== undefined) lines.push(`- runtime: ${runtimeText(obs.runtime)}`);
   if (obs.toolCalls.length > 0)
     lines.push(`- tool calls: ${obs.toolCalls.map((c) => `${c.name} ${c.outcome}`).join(", ")}`);
   // Requests besides the agent's turns: listed, never counted as the script's calls or as faults.
@@ -111,6 +113,7 @@ export function renderMarkdown(record: MeasurementRecord): string {
     `- protocol: ${code(p.file)} (gates ADR ${p.adr}), hash ${code(p.canonicalHash)}, file bytes ${code(p.bytesHash)}`,
     `- locked at ${p.lockedAt} in commit ${code(p.lockCommit)}`,
     `- CLI: ${record.cli.name}@${record.cli.version}; versions that ran: ${record.cli.versionsRun.join(", ") || "none"}`,
+    ...(record.cli.runtimes ?? []).map((r) => `- runtime: ${runtimeText(r)}`),
     `- machine: ${m.platform} ${m.release} ${m.arch}, Node ${m.node}, ${m.cpus} CPUs; isolation: ${record.isolation.join(", ") || "unknown"}`,
     ...(record.containment === undefined
       ? []

@@ -8,9 +8,24 @@ import type { InstalledCli } from "./record.js";
 import type { FactsFn, InstallFn } from "./run-options.js";
 import type { RunEntry } from "./spawn-plan.js";
 
-async function defaultInstall(refs: readonly CliRef[], cacheDir?: string): Promise<void> {
+async function defaultInstall(
+  refs: readonly CliRef[],
+  cacheDir?: string,
+  pins: readonly string[] = [],
+): Promise<void> {
   const { installAll } = await import("../probes/vendor-registry.js");
-  await installAll(refs, cacheDir === undefined ? {} : { cacheDir });
+  await installAll(refs, { ...(cacheDir === undefined ? {} : { cacheDir }), pins });
+}
+
+/** What a record keeps of the vendor cache's facts about an install. */
+export function installedCli(f: InstalledFacts): InstalledCli {
+  return {
+    pkg: f.pkg,
+    bin: f.bin,
+    resolvedBin: f.resolvedBin,
+    integrity: f.integrity,
+    packages: f.packages,
+  };
 }
 
 async function defaultFacts(ref: CliRef, cacheDir?: string): Promise<InstalledFacts | null> {
@@ -59,6 +74,9 @@ export async function installVersions(
   await (install ?? defaultInstall)(
     entries.map((e) => e.cli),
     cacheDir,
+    entries.flatMap((e) =>
+      e.arms.flatMap((a) => (a.runtime === undefined ? [] : [a.runtime.node])),
+    ),
   );
 }
 
@@ -73,14 +91,7 @@ export async function installedVersions(
     const key = versionKey(cli);
     if (out.has(key)) continue;
     const f = await (facts ?? defaultFacts)(cli, cacheDir);
-    if (f !== null)
-      out.set(key, {
-        pkg: f.pkg,
-        bin: f.bin,
-        resolvedBin: f.resolvedBin,
-        integrity: f.integrity,
-        packages: f.packages,
-      });
+    if (f !== null) out.set(key, installedCli(f));
   }
   return out;
 }

@@ -9,7 +9,12 @@ import type { Shard } from "./spawn-plan.js";
 import type { writeRecord, WrittenRecord } from "./write-record.js";
 
 /** Installs every CLI version a run needs before its first spawn; throws (exit 2) on a failure. */
-export type InstallFn = (refs: readonly CliRef[], cacheDir?: string) => Promise<void>;
+export type InstallFn = (
+  refs: readonly CliRef[],
+  cacheDir?: string,
+  /** Node versions arms pin (installed too, before any spawn). */
+  pins?: readonly string[],
+) => Promise<void>;
 
 /** What the vendor cache says of an installed version (null when it is not installed). */
 export type FactsFn = (ref: CliRef, cacheDir?: string) => Promise<InstalledFacts | null>;

@@ -7,7 +7,7 @@ import { InternalError } from "../core/errors.js";
 import type { LockCheck } from "../prereg/verify.js";
 import type { CliRef } from "../probes/contracts/probe-spec.js";
 import { createJournal, type Journal, journalDir } from "./journal.js";
-import type { MeasurementRecord } from "./record.js";
+import type { InstalledCli, MeasurementRecord } from "./record.js";
 import {
   installedVersions,
   installVersions,
@@ -172,6 +172,8 @@ export interface RunProtocolOptions extends ProbeCallOptions {
   /** Called after each spawn, for progress. */
   onSpawn?: (done: number, total: number, arm: string) => void;
   now?: () => Date;
+  /** The install that ran, as the record states it (the vendor cache's facts). */
+  installed?: InstalledCli;
 }
 
 /**
@@ -199,7 +201,10 @@ export async function runProtocol(
     selection: null,
   };
   const spawns = planSpawns([entry]);
-  const progress = startProgress([entry], spawns, (e) => recordFrame(e));
+  const { installed } = options;
+  const progress = startProgress([entry], spawns, (e) =>
+    recordFrame(e, installed === undefined ? {} : { installed }),
+  );
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
   const spawning = { entries: [entry], probe, journal: null, now, onEntryDone: () => undefined };

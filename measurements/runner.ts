@@ -11,6 +11,7 @@ import {
   redactObservation,
 } from "../probes/contracts/observation.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
+import type { Runtime } from "../probes/contracts/runtime.js";
 import { containmentStatements } from "../probes/isolation/sandbox-report.js";
 import type {
   ArmRecord,
@@ -211,6 +212,7 @@ export function assembleRecord(
     cli: {
       ...header.cli,
       versionsRun: [...new Set(observations.map((o) => o.cli.version))].sort(),
+      ...runtimesOf(observations),
     },
     ...(header.witness === undefined ? {} : { witness: header.witness }),
     machine: header.machine,
@@ -225,4 +227,11 @@ export function assembleRecord(
     ...(frame.selection === null ? {} : { selection: frame.selection }),
     ...(shards === undefined ? {} : { shards }),
   };
+}
+
+// The distinct runtimes the spawns ran on (none recorded: no field, as in older records).
+function runtimesOf(observations: readonly Observation[]): { runtimes?: Runtime[] } {
+  const seen = new Map<string, Runtime>();
+  for (const o of observations) if (o.runtime) seen.set(JSON.stringify(o.runtime), o.runtime);
+  return seen.size === 0 ? {} : { runtimes: [...seen.values()] };
 }

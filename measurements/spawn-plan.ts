@@ -72,6 +72,7 @@ export function planSpawns(entries: readonly RunEntry[]): PlannedSpawn[] {
           fixture: arm.fixture,
           script: arm.script,
           launch: arm.launch,
+          ...(arm.runtime === undefined ? {} : { runtime: arm.runtime }),
         }),
       })),
     ),

@@ -220,3 +220,21 @@ describe("effective/2: the managed-configuration setting", () => {
     }
   });
 });
+
+describe("an arm's runtime pin", () => {
+  const pinned = (p: ReturnType<typeof parseProtocol>) => ({
+    ...p,
+    arms: p.arms.map((a) => ({ ...a, runtime: { node: "22.23.5" } })),
+  });
+
+  it("is hashed when stated, and an arm without one hashes as before the field existed", () => {
+    const plain = protocol();
+    expect(Object.keys(effective(plain).arms[0] ?? {})).not.toContain("runtime");
+    expect(protocolHash(pinned(plain))).not.toBe(protocolHash(plain));
+    const other = {
+      ...plain,
+      arms: plain.arms.map((a) => ({ ...a, runtime: { node: "24.22.3" } })),
+    };
+    expect(protocolHash(pinned(plain))).not.toBe(protocolHash(other));
+  });
+});

@@ -8,6 +8,7 @@ import {
   launchSchema,
   unusedSentinelPlacements,
 } from "../probes/contracts/probe-spec.js";
+import { nodePinSchema } from "../probes/contracts/runtime.js";
 import { scriptCalls, scriptSchema, sentinelNames } from "../probes/contracts/script.js";
 import { predicateSchema } from "./predicate.js";
 
@@ -31,6 +32,12 @@ export const armSchema = z.strictObject({
     .array(predicateSchema)
     .min(1, "expected at least one predicate")
     .max(MAX_PREDICATES, `expected at most ${MAX_PREDICATES} predicates`),
+  /**
+   * The Node a Node CLI runs on, pinned (`{ node: 22.23.5 }`); absent, the one its engines.node
+   * asks for (witness's own when it satisfies the range). A native CLI ignores it. Hashed only
+   * when stated, so every lock made before the field means the declared runtime.
+   */
+  runtime: nodePinSchema.optional(),
 });
 export type Arm = z.infer<typeof armSchema>;
 

@@ -9,7 +9,7 @@ import type { Fault } from "./contracts/script.js";
 import { releaseWarmSlot } from "./isolation/netns.js";
 import { runProbe } from "./run-probe.js";
 
-const NAMES = ["claude-code", "codex", "gemini"] as const satisfies readonly ProbeCliName[];
+const NAMES = ["claude-code", "codex", "gemini", "pi"] as const satisfies readonly ProbeCliName[];
 const clis = liveClis(
   NAMES.map((name) => PINNED[name]),
   "fault",
@@ -21,6 +21,7 @@ const ARGV: Record<(typeof NAMES)[number], string[]> = {
   "claude-code": ["-p", "hi"],
   codex: ["exec", "hi"],
   gemini: ["-m", "witness-fake-model", "-p", "hi"],
+  pi: ["-p", "hi"],
 };
 
 // Far below the retry budgets the CLIs default to (Claude Code: a minute of backed-off retries).

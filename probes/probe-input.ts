@@ -7,6 +7,7 @@ import { InputError, UsageError } from "../core/errors.js";
 import { readInput } from "../core/read-input.js";
 import { fixtureSchema } from "./contracts/fixture.js";
 import { parseCliRef, type ProbeSpec, unusedSentinelPlacements } from "./contracts/probe-spec.js";
+import { type NodePin, nodePinSchema } from "./contracts/runtime.js";
 import { scriptSchema, sentinelNames } from "./contracts/script.js";
 
 /** What the command line says about one probe. */
@@ -22,6 +23,8 @@ export interface ProbeInput {
   argv?: readonly string[];
   /** Text for the CLI's standard input, with raw arguments (a prompt pi or opencode would mangle). */
   stdin?: string;
+  /** An exact Node version to run a Node CLI on (absent: the one its engines.node asks for). */
+  nodeRuntime?: string;
   timeoutMs?: number;
   cwd?: string;
 }
@@ -70,5 +73,21 @@ export async function loadProbeSpec(input: ProbeInput): Promise<ProbeSpec> {
           node: await readInput(z.record(z.string(), z.unknown()), at(input.node)),
           acceptLoadedUserConfig: input.acceptLoadedUserConfig ?? false,
         };
-  return { cli, fixture, script, launch, timeoutMs: input.timeoutMs ?? 60_000 };
+  let runtime: NodePin | undefined;
+  if (input.nodeRuntime !== undefined) {
+    const pin = nodePinSchema.safeParse({ node: input.nodeRuntime });
+    if (!pin.success)
+      throw new UsageError(
+        `--node-runtime ${JSON.stringify(input.nodeRuntime)}: expected an exact Node version like 22.23.5`,
+      );
+    runtime = pin.data;
+  }
+  return {
+    cli,
+    fixture,
+    script,
+    launch,
+    timeoutMs: input.timeoutMs ?? 60_000,
+    ...(runtime === undefined ? {} : { runtime }),
+  };
 }

@@ -52,6 +52,7 @@ import { readReport, sandboxFaults, unsandboxedHeld } from "./isolation/sandbox-
 import { disownTempDir } from "./leftovers.js";
 import { noRequestReason, reasonText } from "./no-request.js";
 import { observe } from "./observe/observe.js";
+import { launchOn, runtimeFor } from "./runtime.js";
 import { spawnEnv } from "./spawn-env.js";
 import { ensureCli } from "./vendor-cache.js";
 
@@ -175,6 +176,11 @@ export async function runProbe(
   } catch (error) {
     return missingCli(spec, error, performance.now() - started);
   }
+  // Decided before the cell: a Node that cannot be installed is bad input (exit 2), not a spawn.
+  const choice = await runtimeFor(cli.bin, {
+    ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+    ...(spec.runtime === undefined ? {} : { pin: spec.runtime.node }),
+  });
   const baseEnv = buildChildEnv({ parent: process.env });
   // The cell and the namespace do not depend on each other: build one while the other starts.
   const [made, acquired] = await Promise.allSettled([
@@ -224,6 +230,7 @@ export async function runProbe(
       ...(planned === null ? {} : { planned: planned.env }),
       launched: launched.env,
       ...(launchSpec.env === undefined ? {} : { launch: launchSpec.env }),
+      runtime: choice.runtime,
     });
     await driver.prepare?.({ cell, env, baseUrl, version: cli.version });
     // The CLI and whatever it starts end with the spawn, and with witness however it dies.
@@ -237,7 +244,9 @@ export async function runProbe(
     }
     // Without the sandbox a mask is mounted in the PID namespace's own mount namespace, just
     // before the CLI starts; the sandbox's view mounts it itself.
-    const unmasked = sandbox === null ? maskWrap(cli.bin, args, masked) : { file: cli.bin, args };
+    const onRuntime = launchOn(choice, cli.bin, args);
+    const unmasked =
+      sandbox === null ? maskWrap(onRuntime.file, onRuntime.args, masked) : onRuntime;
     const inPidns = contained.wrap(unmasked.file, unmasked.args, {
       flushDir: cell.root,
       ...(sandbox === null ? {} : { sandbox: sandbox.launch }),
@@ -302,7 +311,8 @@ export async function runProbe(
     });
     const observation = observationSchema.parse({
       cli: { name: spec.cli.name, version: cli.version },
-      argv: [cli.bin, ...args],
+      argv: [onRuntime.file, ...onRuntime.args],
+      runtime: choice.runtime,
       ...(launched.stdin === undefined || launched.stdin === "" ? {} : { stdin: launched.stdin }),
       env,
       cwd: cell.cwd,

@@ -5,6 +5,8 @@ import { delimiter, dirname, isAbsolute, join } from "node:path";
 
 import { buildChildEnv } from "../core/child-env.js";
 import { applyLaunchEnv, type LaunchEnv } from "./contracts/launch-env.js";
+import type { Runtime } from "./contracts/runtime.js";
+import { pathFor } from "./runtime.js";
 
 /** Directories every Unix keeps its own programs in: always kept when on the parent's PATH. */
 export const SYSTEM_DIRS: readonly string[] = [
@@ -52,6 +54,8 @@ export interface SpawnEnvParts {
   launched: Readonly<Record<string, string>>;
   /** The arm's own `launch.env`, applied last. */
   launch?: LaunchEnv;
+  /** The CLI's runtime: a Node's directory goes first on PATH (the agent's shell finds it too). */
+  runtime?: Runtime;
 }
 
 /** The spawn's environment, built from `parent` (default process.env) and the layers. */
@@ -64,7 +68,10 @@ export function spawnEnv(
     buildChildEnv({
       parent,
       set: {
-        PATH: spawnPath(parent.PATH ?? ""),
+        PATH:
+          parts.runtime === undefined
+            ? spawnPath(parent.PATH ?? "")
+            : pathFor(parts.runtime, spawnPath(parent.PATH ?? ""), existsSync),
         ...parts.cell,
         ...(parts.planned ?? {}),
         ...parts.launched,

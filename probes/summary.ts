@@ -7,6 +7,7 @@ function meaning(o: Observation): string {
   const m = o.noRequestReason?.meaning ?? null;
   return m === null ? "" : ` (${m})`;
 }
+import { runtimeText } from "./contracts/runtime.js";
 
 /** Renders an observation as short labelled lines. */
 export function summarizeObservation(o: Observation): string {
@@ -19,6 +20,7 @@ export function summarizeObservation(o: Observation): string {
   );
   if (o.containmentHeld !== undefined)
     lines.push(`containment: ${heldSummary(o.containment ?? "unknown", o.containmentHeld)}`);
+  if (o.runtime !== undefined) lines.push(`runtime: ${runtimeText(o.runtime)}`);
   if (o.permissionMode !== null || o.sandboxPolicy !== null) {
     lines.push(
       `permission mode: ${o.permissionMode ?? "-"}  sandbox policy: ${o.sandboxPolicy ?? "-"}`,

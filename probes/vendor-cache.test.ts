@@ -222,6 +222,34 @@ describe("installing what a run needs, before any spawn", () => {
     expect((await installs()).filter((l) => l.startsWith("install"))).toEqual([]);
   });
 
+  it("installs a version of a renamed CLI from the package that published it (pi 1.6.0 from @earendil-works)", async () => {
+    const cacheDir = join(dir, "cache");
+    const got = await installAll([{ name: "pi", version: "1.6.0" }], { cacheDir, env });
+    expect(got.get("pi@1.6.0")?.version).toBe("1.6.0");
+    expect(await installs()).toEqual([
+      "view @mariozechner/pi-coding-agent",
+      "view @earendil-works/pi-coding-agent",
+      "install @earendil-works/pi-coding-agent@1.6.0",
+    ]);
+    const entry = (await listCli({ cacheDir }))[0];
+    expect(entry?.pkg).toBe("@earendil-works/pi-coding-agent");
+  });
+
+  it("refuses a version of a renamed CLI published under neither name, naming the nearest under each", async () => {
+    const cacheDir = join(dir, "cache");
+    const run = installAll([{ name: "pi", version: "0.77.0" }], { cacheDir, env });
+    await expect(run).rejects.toBeInstanceOf(UsageError);
+    await expect(run).rejects.toThrow(
+      "pi@0.77.0 was never published (@mariozechner/pi-coding-agent or @earendil-works/pi-coding-agent); nearest published under @mariozechner/pi-coding-agent: 0.73.1; under @earendil-works/pi-coding-agent: 0.76.0, 0.78.0",
+    );
+    const old = installAll([{ name: "pi", version: "0.50.0" }], { cacheDir, env });
+    await expect(old).rejects.toThrow(
+      "nearest published under @mariozechner/pi-coding-agent: 0.72.0; under @earendil-works/pi-coding-agent: 0.74.0",
+    );
+    expect((await installs()).filter((l) => l.startsWith("install"))).toEqual([]);
+    expect(await readdir(cacheDir).catch(() => [])).toEqual([]);
+  });
+
   it("stops on an unreachable registry with npm's one relevant line", async () => {
     const offline = { ...env, npm_config_witness_fake_offline: "1" };
     const run = publishedVersions("codex", { env: offline });

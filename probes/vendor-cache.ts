@@ -14,6 +14,8 @@ import { makeDirs } from "../core/make-dirs.js";
 import type { CliRef } from "./contracts/probe-spec.js";
 import { lifetimeContainment } from "./isolation/contain.js";
 import { makeOwnedDir, makeOwnedTempDir, OWNER_FILE, STAGING_PREFIX } from "./leftovers.js";
+import { npmEnv, npmRelevantLine } from "./npm.js";
+import { launchOn, pathFor, type RuntimeChoice, runtimeFor } from "./runtime.js";
 
 /** What the cache keeps beside each install, so a later run trusts it without re-running npm. */
 export const vendorEntrySchema = z.object({
@@ -60,30 +62,14 @@ export function parseReportedVersion(text: string): string | null {
   return /\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?/.exec(text)?.[0] ?? null;
 }
 
-// npm needs the operator's HOME (its own cache) and proxy settings; never any credential.
-// npm needs the machine's CA settings too: behind a TLS-inspecting proxy, without them every
-// registry fetch fails certificate checks and npm retries for about a minute.
-const NPM_ALLOW = [
-  "HOME",
-  "XDG_CACHE_HOME",
-  "HTTP_PROXY",
-  "HTTPS_PROXY",
-  "NO_PROXY",
-  "NODE_EXTRA_CA_CERTS",
-  "SSL_CERT_FILE",
-  "SSL_CERT_DIR",
-];
-/** The environment npm runs with: the allow-list above plus npm's own and proxy variables. */
-export function npmEnv(
-  parent: Readonly<Record<string, string | undefined>>,
-): Record<string, string> {
-  const extra = Object.keys(parent).filter(
-    (n) => n.startsWith("npm_config_") || n.toLowerCase().endsWith("_proxy"),
-  );
-  return buildChildEnv({ parent, allow: [...NPM_ALLOW, ...extra] });
-}
+export { npmEnv, npmRelevantLine };
 
-async function reportVersion(bin: string, cwd: string, parent: VendorCacheOptions["env"]) {
+async function reportVersion(
+  bin: string,
+  cwd: string,
+  parent: VendorCacheOptions["env"],
+  choice: RuntimeChoice,
+) {
   // A throwaway HOME, XDG directories and TMPDIR: even `--version` writes state (opencode makes
   // its config, data, cache and temp directories), and never in the operator's.
   const home = await makeOwnedTempDir("witness-version-");
@@ -94,10 +80,13 @@ async function reportVersion(bin: string, cwd: string, parent: VendorCacheOption
     XDG_CACHE_HOME: join(home, ".cache"),
     XDG_STATE_HOME: join(home, ".local", "state"),
     TMPDIR: join(home, "tmp"),
+    // On the runtime the CLI will run on: pi 1.6.0's --version crashes on Node 20.
+    PATH: pathFor(choice.runtime, (parent ?? process.env).PATH ?? "", existsSync),
   };
+  const start = launchOn(choice, bin, ["--version"]);
   try {
     await mkdir(set.TMPDIR);
-    const result = await runContained(bin, ["--version"], {
+    const result = await runContained(start.file, start.args, {
       env: buildChildEnv({ parent: parent ?? process.env, set }),
       cwd,
       timeoutMs: 30_000,
@@ -108,26 +97,6 @@ async function reportVersion(bin: string, cwd: string, parent: VendorCacheOption
   } finally {
     await rm(home, { recursive: true, force: true });
   }
-}
-
-/**
- * The line of npm's error output that says what went wrong (`notarget No matching version …`,
- * `network request to … failed …`), without the code/errno/log-file lines around it.
- */
-export function npmRelevantLine(output: string): string {
-  const lines = output
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l !== "");
-  const said = lines
-    .map((l) => l.replace(/^npm (error|ERR!)\s*/, ""))
-    .filter(
-      (l) =>
-        !/^(code|errno|syscall|signal)\b|^A complete log of this run|^Log files were not written|^\/.*\.log$/.test(
-          l,
-        ),
-    );
-  return said.find((l) => l !== "") ?? lines.at(-1) ?? "npm failed without a message";
 }
 
 /** The first executable `name` in the directories of `path`, or null. */
@@ -226,7 +195,13 @@ async function install(
     if (!existsSync(join(staging, relBin))) {
       throw new UsageError(`installed ${pkg}@${ref.version} but it has no ${bin} binary`);
     }
-    const { result, version } = await reportVersion(join(staging, relBin), staging, options.env);
+    const choice = await runtimeFor(join(staging, relBin), options);
+    const { result, version } = await reportVersion(
+      join(staging, relBin),
+      staging,
+      options.env,
+      choice,
+    );
     if (version !== ref.version) {
       const said = (result.stdout + result.stderr).trim().split("\n")[0] ?? "";
       throw new UsageError(

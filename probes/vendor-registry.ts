@@ -1,10 +1,12 @@
 // What the npm registry has published of each CLI: one `npm view` per package, through the one
 // exec seam; a version never published is refused before anything is installed.
-import { packagesOf } from "../clis/names.js";
+import { packageFor, packagesOf } from "../clis/names.js";
 import { UsageError } from "../core/errors.js";
 import { runProcess } from "../core/exec.js";
 import { compareVersions, isRelease } from "../core/version-order.js";
 import type { CliRef } from "./contracts/probe-spec.js";
+import { ensureNode } from "./node-runtimes.js";
+import { runtimeFor } from "./runtime.js";
 import {
   ensureCli,
   isCached,
@@ -57,24 +59,40 @@ export function nearestPublished(version: string, published: readonly string[]):
   return [below, above].filter((v): v is string => v !== undefined);
 }
 
-/** Fails (exit 2) naming the nearest published versions unless `ref.version` was published. */
+/**
+ * Fails (exit 2) naming the nearest published versions unless `ref.version` was published. A CLI
+ * published under several names (pi) gets the nearest under each name, told apart by the
+ * catalog's version ranges (the names never published one version twice).
+ */
 export function requirePublished(ref: CliRef, published: readonly string[]): void {
   if (published.includes(ref.version)) return;
-  const near = nearestPublished(ref.version, published);
-  const hint = near.length === 0 ? "" : `; nearest published: ${near.join(", ")}`;
+  const packages = packagesOf(ref.name);
+  if (packages.length <= 1) {
+    const near = nearestPublished(ref.version, published);
+    const hint = near.length === 0 ? "" : `; nearest published: ${near.join(", ")}`;
+    throw new UsageError(
+      `${ref.name}@${ref.version} was never published (${packages.join("")})${hint}`,
+    );
+  }
+  const each = packages.map((pkg) => {
+    const mine = published.filter((v) => packageFor(ref.name, v) === pkg);
+    const near = nearestPublished(ref.version, mine);
+    return `under ${pkg}: ${near.length === 0 ? "none" : near.join(", ")}`;
+  });
   throw new UsageError(
-    `${ref.name}@${ref.version} was never published (${packagesOf(ref.name).join(" or ")})${hint}`,
+    `${ref.name}@${ref.version} was never published (${packages.join(" or ")}); nearest published ${each.join("; ")}`,
   );
 }
 
 /**
  * Resolves and installs every CLI version a run needs, one install per version, before any
  * spawn: a version not in the cache is checked against the registry's list first (one query per
- * CLI), then installed. The first failure stops everything (exit 2) with npm's one line.
+ * CLI), then installed, and so is the Node each runs on (its declared one, and every Node an arm
+ * pins: `pins`). The first failure stops everything (exit 2) with npm's one line.
  */
 export async function installAll(
   refs: readonly CliRef[],
-  options: VendorCacheOptions = {},
+  options: VendorCacheOptions & { pins?: readonly string[] } = {},
 ): Promise<Map<string, { bin: string; version: string }>> {
   const unique = [...new Map(refs.map((r) => [`${r.name}@${r.version}`, r])).values()];
   const lists = new Map<CliRef["name"], string[]>();
@@ -89,7 +107,11 @@ export async function installAll(
     requirePublished(ref, published);
   }
   const installed = new Map<string, { bin: string; version: string }>();
-  for (const ref of unique)
-    installed.set(`${ref.name}@${ref.version}`, await ensureCli(ref, options));
+  for (const ref of unique) {
+    const cli = await ensureCli(ref, options);
+    installed.set(`${ref.name}@${ref.version}`, cli);
+    await runtimeFor(cli.bin, options);
+  }
+  for (const pin of new Set(options.pins ?? [])) await ensureNode(pin, options);
   return installed;
 }

@@ -21,29 +21,33 @@ interface Scenario {
 }
 
 const base = { fixture: { workspace: "outside-home", trust: true, files: [] }, timeoutMs: 90_000 };
+// The same four calls on the pinned pi and on its new package's 1.6.0 (a system message in the
+// session, another write wording).
+const piTools = (version: string): Scenario => ({
+  dir: `pi-${version}-tools`,
+  spec: {
+    ...base,
+    cli: { name: "pi", version },
+    launch: { argv: ["-p"], stdin: "Run the probe." },
+    script: {
+      turns: [
+        {
+          calls: [
+            { shell: "touch {{sentinel:RAN}}" },
+            { tool: "write", input: { path: "{{sentinel:WROTE}}", content: "hello\n" } },
+            { shell: "echo out-line; echo err-line >&2; exit 3" },
+            { tool: "no_such_tool", input: {} },
+          ],
+        },
+      ],
+      final: "done",
+      classifier: "allow",
+    },
+  } as ProbeSpec,
+});
 const SCENARIOS: Scenario[] = [
-  {
-    dir: `pi-${PINNED.pi.version}-tools`,
-    spec: {
-      ...base,
-      cli: PINNED.pi,
-      launch: { argv: ["-p"], stdin: "Run the probe." },
-      script: {
-        turns: [
-          {
-            calls: [
-              { shell: "touch {{sentinel:RAN}}" },
-              { tool: "write", input: { path: "{{sentinel:WROTE}}", content: "hello\n" } },
-              { shell: "echo out-line; echo err-line >&2; exit 3" },
-              { tool: "no_such_tool", input: {} },
-            ],
-          },
-        ],
-        final: "done",
-        classifier: "allow",
-      },
-    } as ProbeSpec,
-  },
+  piTools(PINNED.pi.version),
+  piTools("1.6.0"),
   {
     dir: `opencode-${PINNED.opencode.version}-default`,
     spec: {

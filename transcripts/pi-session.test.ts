@@ -47,6 +47,33 @@ describe("reading a recorded pi 0.73.1 session", () => {
     expect(s.finalText).toBe("done");
   });
 
+  it("reads pi 1.6.0's session alike: a system message first, the write's new wording, nothing unknown", async () => {
+    const file = join(FIXTURES_DIR, "pi-1.6.0-tools", "session.jsonl");
+    const s = await readPiSession(file);
+    expect(s.roleCounts).toEqual({ system: 1, user: 1, assistant: 2, toolResult: 4 });
+    expect(s.toolResults.map((r) => [r.toolCallId, r.isError])).toEqual([
+      ["call_w0_0", false],
+      ["call_w0_1", false],
+      ["call_w0_2", true],
+      ["call_w0_3", true],
+    ]);
+    expect(s.toolResults[1]?.text).toMatch(/^Successfully wrote to .*\/sentinels\/WROTE$/);
+    expect(s.unknownRecords).toEqual([]);
+    expect(s.drift.items).toEqual([]);
+    expect(s.finalText).toBe("done");
+  });
+
+  it.each(["usage", "context_edit", "custom_message", "session_info"])(
+    "knows pi's %s entries (never reported as drift)",
+    async (type) => {
+      const file = join(await tempDir(), "s.jsonl");
+      await writeFile(file, `${JSON.stringify({ type, id: "a", parentId: null })}\n`);
+      const s = await readPiSession(file);
+      expect(s.unknownRecords).toEqual([]);
+      expect(s.recordCounts).toEqual({ [type]: 1 });
+    },
+  );
+
   it("keeps an unknown line type, and reports a bad line and a message that does not fit, without throwing", async () => {
     const file = join(await tempDir(), "s.jsonl");
     const lines = [

@@ -34,7 +34,10 @@ const toolResultSchema = z.looseObject({
   isError: z.boolean().optional(),
 });
 
-/** The line types pi 0.73 writes; any other is kept and counted as unknown. */
+/**
+ * The line types pi writes (0.73; `custom_message` and `session_info` since 0.73 too, `usage` and
+ * `context_edit` in 1.x's docs/session-format.md); any other is kept and counted as unknown.
+ */
 export const PI_KNOWN_TYPES = [
   "session",
   "model_change",
@@ -43,7 +46,11 @@ export const PI_KNOWN_TYPES = [
   "compaction",
   "branch_summary",
   "custom",
+  "custom_message",
   "label",
+  "session_info",
+  "usage",
+  "context_edit",
 ];
 
 /** A tool call the model made, as pi recorded it. */

@@ -50,6 +50,8 @@ export const bisectCommand: CommandModule<object, BisectArgs> = {
       cacheDir: args.cache,
       onVisit: (version, json, verdict) =>
         process.stderr.write(`${range.name}@${version}: ${verdict} (${shownPath(json, cwd)})\n`),
+      onSkip: (version, why) =>
+        process.stderr.write(`${range.name}@${version}: skipped, it cannot be run (${why})\n`),
     }).finally(releaseWarmSlot);
     if (args.json) {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -66,7 +68,7 @@ export const bisectCommand: CommandModule<object, BisectArgs> = {
     const f = result.flip;
     process.stdout.write(
       [
-        `flip between ${range.name}@${f.before.version} and ${range.name}@${f.after.version} (${n} published versions in range, ${runs} run)`,
+        `flip between ${range.name}@${f.before.version} and ${range.name}@${f.after.version} (${n} published versions in range, ${runs} run${result.skipped.length === 0 ? "" : `, ${result.skipped.length} skipped: ${result.skipped.map((s) => s.version).join(", ")}`})`,
         `  arm ${f.arm}: ${f.verdicts.before} on ${f.before.version} -> ${f.verdicts.after} on ${f.after.version}`,
         `  first differing predicate: ${f.predicate ?? "none (only the verdict differs)"}`,
         `  records: ${shownPath(f.before.record, cwd)}, ${shownPath(f.after.record, cwd)}`,

@@ -11,6 +11,7 @@ export interface ProbeArgs {
   script?: string;
   node?: string;
   stdin?: string;
+  "node-runtime"?: string;
   "accept-loaded-user-config": boolean;
   json: boolean;
   keep: boolean;
@@ -28,6 +29,7 @@ export function probeInputFromArgs(args: ProbeArgs, cwd = process.cwd()): ProbeI
     ...(args.script === undefined ? {} : { script: args.script }),
     ...(args.node === undefined ? {} : { node: args.node }),
     ...(args.stdin === undefined ? {} : { stdin: args.stdin }),
+    ...(args["node-runtime"] === undefined ? {} : { nodeRuntime: args["node-runtime"] }),
     acceptLoadedUserConfig: args["accept-loaded-user-config"],
     argv: (args["--"] ?? []).map(String),
     timeoutMs: timeoutMs(args.timeout) ?? 60_000,
@@ -66,6 +68,11 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
               type: "string",
               describe: "text for the CLI's standard input, e.g. the prompt (with raw arguments)",
             })
+            .option("node-runtime", {
+              type: "string",
+              describe:
+                "the Node to run a Node CLI on, e.g. 22.23.5 (default: what its engines.node asks for)",
+            })
             .option("accept-loaded-user-config", {
               type: "boolean",
               default: false,
@@ -83,6 +90,15 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
     const { runProbe } = await import("../../probes/run-probe.js");
     const { summarizeObservation } = await import("../../probes/summary.js");
     const spec = await loadProbeSpec(probeInputFromArgs(args));
+    // Managed configuration is judged first, as runProbe does: a refused spawn installs nothing.
+    const { checkManaged } = await import("../../probes/run-probe.js");
+    await checkManaged(spec.cli.name, spec.fixture.managed ?? "record");
+    // A version never published is bad input (exit 2, naming the nearest), not a faulty spawn.
+    const { installAll } = await import("../../probes/vendor-registry.js");
+    await installAll([spec.cli], {
+      ...(args.cache === undefined ? {} : { cacheDir: args.cache }),
+      pins: spec.runtime === undefined ? [] : [spec.runtime.node],
+    });
     const { releaseWarmSlot } = await import("../../probes/isolation/netns.js");
     const { catchInterrupts } = await import("../interrupts.js");
     // As for `witness run`: a signal ends the CLI and everything it started, and removes the cell.

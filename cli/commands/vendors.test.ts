@@ -59,6 +59,23 @@ describe("witness vendors (in process, fake npm)", () => {
     expect(add.stdout).toBe("");
   });
 
+  it("adds pi@1.6.0 from the package it moved to, and exits 2 on a pi version neither name published", async () => {
+    const add = await witness("vendors", "add", "pi@1.6.0");
+    expect(add.stderr).toBe("");
+    expect(add.exitCode).toBe(0);
+    const path = await witness("vendors", "path", "pi@1.6.0", "--json");
+    expect(JSON.parse(path.stdout)).toMatchObject({ pkg: "@earendil-works/pi-coding-agent" });
+    const bad = await witness("vendors", "add", "pi@0.77.0");
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toBe(
+      "witness: pi@0.77.0 was never published (@mariozechner/pi-coding-agent or @earendil-works/pi-coding-agent); nearest published under @mariozechner/pi-coding-agent: 0.73.1; under @earendil-works/pi-coding-agent: 0.76.0, 0.78.0\n",
+    );
+    // witness probe refuses it the same way, before any cell exists.
+    const probe = await witness("probe", "--cli", "pi@0.77.0", "--", "-p", "hi");
+    expect(probe.exitCode).toBe(2);
+    expect(probe.stderr).toBe(bad.stderr);
+  });
+
   it("exits 2 for a reference that is not name@exact-version", async () => {
     const add = await witness("vendors", "add", "codex@latest");
     expect(add.exitCode).toBe(2);

@@ -40,12 +40,16 @@ const add: CommandModule<object, AddArgs> = {
     ),
   handler: handled(async (args) => {
     const refs = await parseRefs(args.refs);
-    const { ensureCli } = await import("../../probes/vendor-cache.js");
+    // A version not in the cache is checked against the registry's list first (exit 2 naming the
+    // nearest published, under every name the CLI was published as), then installed.
+    const { installAll } = await import("../../probes/vendor-registry.js");
+    const got = await installAll(refs, cacheOf(args.cache));
     const installed: { name: string; version: string; bin: string }[] = [];
     for (const ref of refs) {
-      const { bin, version } = await ensureCli(ref, cacheOf(args.cache));
-      installed.push({ name: ref.name, version, bin });
-      if (!args.json) out(`${ref.name}@${version}\t${bin}`);
+      const one = got.get(`${ref.name}@${ref.version}`);
+      if (one === undefined) continue;
+      installed.push({ name: ref.name, version: one.version, bin: one.bin });
+      if (!args.json) out(`${ref.name}@${one.version}\t${one.bin}`);
     }
     if (args.json) printJson(installed);
   }),

@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import { CALL_OUTCOMES } from "../../clis/outcome.js";
 import { redactArgv, redactEnv, redactStrings, redactText } from "../../core/redact.js";
+import { runtimeSchema } from "./runtime.js";
 
 /** Where a marker was seen. */
 export const markerLocationSchema = z.enum(["system", "messages", "tools", "transcript"]);
@@ -87,6 +88,8 @@ export const observationSchema = z.object({
   isolation: isolationSchema,
   /** In a network namespace: the program that bridged its loopback to the fake server. */
   netnsForwarder: z.enum(["socat", "node"]).optional(),
+  /** What ran the CLI: the Node (path, version, why) first on its PATH, or none for a native binary. */
+  runtime: runtimeSchema.optional(),
   /**
    * How the CLI's process tree was tied to witness and kept from its privileges: sandboxed (a PID
    * namespace, the cell view, a user namespace and host uid of its own), a PID namespace as

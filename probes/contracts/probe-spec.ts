@@ -6,6 +6,7 @@ import { compareVersions } from "../../core/version-order.js";
 import { type Fixture, fixtureSchema, layoutProblems } from "./fixture.js";
 import { launchEnvProblems, launchEnvSchema } from "./launch-env.js";
 import { unknownPathRoots, unknownRootMessage } from "./placeholders.js";
+import { nodePinSchema } from "./runtime.js";
 import { type Script, scriptSchema, sentinelNames } from "./script.js";
 
 export { type ProbeCliName, probeCliNameSchema } from "../../clis/names.js";
@@ -56,6 +57,8 @@ export const probeSpecSchema = z
     script: scriptSchema.default({ turns: [], final: "done", classifier: "allow" }),
     launch: launchSchema,
     timeoutMs: z.number().int().positive().default(60_000),
+    /** The Node to run a Node CLI on (absent: the one its engines.node asks for). */
+    runtime: nodePinSchema.optional(),
   })
   .superRefine((spec, ctx) => {
     for (const problem of layoutProblems(spec.fixture))

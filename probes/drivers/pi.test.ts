@@ -1,11 +1,12 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterEach, describe, expect, it } from "vitest";
 
 import { FIXTURES_DIR } from "../../test/support/recorded-transcripts.js";
-import { PI_MODEL, PI_PROVIDER, piDriver } from "./pi.js";
+import { PI_MODEL, PI_PROVIDER, piDriver, piRejectedArgv } from "./pi.js";
 
 let dir: string | null = null;
 afterEach(async () => {
@@ -44,6 +45,33 @@ describe("the pi driver", () => {
       theme: "dark",
       defaultProvider: PI_PROVIDER,
       defaultModel: PI_MODEL,
+      retry: { enabled: false, provider: { maxRetries: 0 } },
+    });
+  });
+
+  it("trusts the workspace in ~/.pi/agent/trust.json for 0.79.0 on, keeping the fixture's entries, and writes nothing before", async () => {
+    const c = await cell();
+    await mkdir(c.workspace, { recursive: true });
+    const agent = join(c.home, ".pi", "agent");
+    await piDriver.trustWorkspace(c, "0.78.1");
+    expect(existsSync(join(agent, "trust.json"))).toBe(false);
+    await mkdir(agent, { recursive: true });
+    await writeFile(join(agent, "trust.json"), JSON.stringify({ "/elsewhere": false }));
+    await piDriver.trustWorkspace(c, "1.6.0");
+    expect(JSON.parse(await readFile(join(agent, "trust.json"), "utf8"))).toEqual({
+      "/elsewhere": false,
+      [await realpath(c.workspace)]: true,
+    });
+    // An arm that moves the agent directory gets the grant there too.
+    const moved = join(c.root, "moved");
+    await piDriver.prepare?.({
+      cell: c,
+      env: { HOME: c.home, PI_CODING_AGENT_DIR: moved },
+      baseUrl: "http://h",
+      version: "1.6.0",
+    });
+    expect(JSON.parse(await readFile(join(moved, "trust.json"), "utf8"))).toMatchObject({
+      [await realpath(c.workspace)]: true,
     });
   });
 
@@ -100,5 +128,13 @@ describe("the pi driver", () => {
   ] as const)("without a session record, reads %j / %j as %s", (result, recorded, outcome) => {
     const record = recorded === null ? null : { result: recorded };
     expect(piDriver.classify({ wire: result, recorded: record }).outcome).toBe(outcome);
+  });
+
+  it("reads the option pi refused (0.78.1 has no --approve)", () => {
+    expect(piRejectedArgv("Error: Unknown option: --approve\n")).toEqual({
+      flag: "--approve",
+      message: "Error: Unknown option: --approve",
+    });
+    expect(piRejectedArgv("500 witness scripted fault\n")).toBeNull();
   });
 });

@@ -1,11 +1,13 @@
 // The pi driver: Chat Completions on the wire, a provider in the agent directory's models.json
-// (made the default in its settings.json), no approval layer, session JSONL.
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+// (made the default in its settings.json), no approval layer, project trust (0.79.0+) in its
+// trust.json, session JSONL. One driver for both packages (@mariozechner ≤0.73.1, @earendil-works).
+import { mkdir, readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { CLI_CATALOG } from "../../clis/catalog.js";
 import type { RecordedCall } from "../../clis/outcome.js";
 import { classifyPiCall } from "../../clis/pi/outcome.js";
+import { compareVersions } from "../../core/version-order.js";
 import { driftWarnings } from "../../transcripts/drift.js";
 import {
   newestPiSession,
@@ -16,9 +18,11 @@ import {
 import type { ToolOutcome } from "../contracts/observation.js";
 import { openaiChat } from "../fake/openai-chat.js";
 import {
+  type CellPaths,
   noTranscript,
   type PrepareInput,
   type ProbeDriver,
+  type RejectedArgv,
   type TranscriptFacts,
   type TranscriptHints,
 } from "./driver.js";
@@ -27,6 +31,9 @@ import { DUMMY_KEY } from "./shared.js";
 /** The provider and model the cell's pi is pointed at. */
 export const PI_PROVIDER = "witness";
 export const PI_MODEL = "fake-model";
+
+/** pi's project-trust store, in the agent directory. */
+const TRUST_FILE = "trust.json";
 
 async function readJson(file: string): Promise<Record<string, unknown>> {
   try {
@@ -56,8 +63,38 @@ async function prepare({ cell, env, baseUrl }: PrepareInput): Promise<void> {
   await writeFile(modelsFile, JSON.stringify({ ...models, providers }, null, 2));
   const settingsFile = join(dir, "settings.json");
   const settings = await readJson(settingsFile);
-  const defaults = { defaultProvider: PI_PROVIDER, defaultModel: PI_MODEL };
+  // No agent-level or provider retry, so a scripted fault ends the spawn at once (1.6.0 asked four
+  // times in about 16 s on a 400 or a 500, 0.73.1 twelve times on a 500; with these, once).
+  const had = (settings.retry ?? {}) as { provider?: object };
+  const retry = { ...had, enabled: false, provider: { ...had.provider, maxRetries: 0 } };
+  const defaults = { defaultProvider: PI_PROVIDER, defaultModel: PI_MODEL, retry };
   await writeFile(settingsFile, JSON.stringify({ ...settings, ...defaults }, null, 2));
+  // The cell's trust entry went to ~/.pi/agent; an arm that moved the agent dir gets it there too.
+  const home = join(cell.home, ".pi", "agent");
+  if (dir !== home) {
+    const granted = await readJson(join(home, TRUST_FILE));
+    if (Object.keys(granted).length > 0) {
+      const trust = await readJson(join(dir, TRUST_FILE));
+      await writeFile(join(dir, TRUST_FILE), JSON.stringify({ ...trust, ...granted }, null, 2));
+    }
+  }
+}
+
+/** The first version that reads project trust (`--approve`, `<agent dir>/trust.json`). */
+export const PI_TRUST_FROM = "0.79.0";
+
+/**
+ * Trusts the workspace as pi's own `/trust` does: `{<realpath of the workspace>: true}` in
+ * `~/.pi/agent/trust.json` (kept beside the fixture's own entries). pi before 0.79.0 has no trust
+ * and loads every project resource, so nothing is written for it.
+ */
+async function trustWorkspace(cell: CellPaths, version?: string): Promise<void> {
+  if (version !== undefined && compareVersions(version, PI_TRUST_FROM) < 0) return;
+  const dir = join(cell.home, ".pi", "agent");
+  await mkdir(dir, { recursive: true });
+  const trust = await readJson(join(dir, TRUST_FILE));
+  const entry = { [await realpath(cell.workspace)]: true };
+  await writeFile(join(dir, TRUST_FILE), JSON.stringify({ ...trust, ...entry }, null, 2));
 }
 
 async function readTranscript(
@@ -89,7 +126,16 @@ async function readTranscript(
   };
 }
 
-/** pi (@mariozechner/pi-coding-agent), as the probe cell runs it. */
+/**
+ * The option pi refused (`Error: Unknown option: --approve` from pi before 0.79.0, exit 1, no
+ * request), or null.
+ */
+export function piRejectedArgv(stderr: string): RejectedArgv | null {
+  const match = /Error: Unknown option: (\S+)/.exec(stderr);
+  return match?.[1] === undefined ? null : { flag: match[1], message: match[0] };
+}
+
+/** pi (@mariozechner/pi-coding-agent, then @earendil-works/pi-coding-agent), as the cell runs it. */
 export const piDriver: ProbeDriver = {
   name: "pi",
   info: CLI_CATALOG.pi,
@@ -105,8 +151,8 @@ export const piDriver: ProbeDriver = {
     ...(stdin === undefined ? {} : { stdin }),
   }),
   prepare,
-  // pi has no notion of a trusted folder.
-  trustWorkspace: () => Promise.resolve(),
+  trustWorkspace,
+  rejectedArgv: piRejectedArgv,
   readTranscript,
   // pi has no approval layer: a call that was offered either ran or failed.
   classify: classifyPiCall,

@@ -14,20 +14,22 @@ export type LiveSpec = Partial<Omit<ProbeSpec, "cli">> & Pick<ProbeSpec, "launch
 
 /**
  * Registers the install (beforeAll) and the warm namespace's release (afterAll) for the pinned
- * `name`, and returns the probe to call in each test.
+ * `name` (or `ref`), and returns the probe to call in each test.
  */
 export function liveProbe(
   name: CliRef["name"],
   what: string,
   timeoutMs = 60_000,
+  /** Another version than the pinned one. */
+  ref: CliRef = PINNED[name],
 ): { clis: LiveClis; probe: (spec: LiveSpec) => Promise<Observation> } {
-  const clis = liveClis([PINNED[name]], what);
+  const clis = liveClis([ref], what);
   beforeAll(() => clis.install(), 600_000);
   afterAll(releaseWarmSlot);
   const probe = (spec: LiveSpec) =>
     runProbe(
       {
-        cli: PINNED[name],
+        cli: ref,
         fixture: { workspace: "outside-home", trust: true, files: [] },
         script: { turns: [], final: "done", classifier: "allow" },
         timeoutMs,
