@@ -12,7 +12,7 @@ import { defaultCacheDir } from "../core/cache-dir.js";
 import { UsageError } from "../core/errors.js";
 import { runProcess } from "../core/exec.js";
 import { makeDirs } from "../core/make-dirs.js";
-import { npmEnv, npmRelevantLine } from "./npm.js";
+import { npmEnv, npmRelevantLine, publishedVersionsOf } from "./npm.js";
 import type { VendorCacheOptions } from "./vendor-cache.js";
 
 /** The registry's Node package for this machine (no install scripts, `bin/node`, nothing else). */
@@ -82,23 +82,8 @@ export function pickNode(range: string, published: readonly string[]): string | 
 
 /** Every version of the Node package npm has published (one registry query). */
 export async function publishedNodes(options: VendorCacheOptions = {}): Promise<string[]> {
-  const npm = await runProcess({
-    file: "npm",
-    args: ["view", NODE_PACKAGE, "versions", "--json", "--loglevel=error"],
-    env: npmEnv(options.env ?? process.env),
-    cwd: process.cwd(),
-    timeoutMs: 2 * 60_000,
-  });
-  const said = npm.spawnError ?? npmRelevantLine(npm.stderr.trim() || npm.stdout);
-  if (npm.spawnError !== null || npm.exitCode !== 0)
-    throw new UsageError(`cannot list the Node runtimes ${NODE_PACKAGE} from npm: ${said}`);
-  try {
-    const parsed: unknown = JSON.parse(npm.stdout);
-    const list = Array.isArray(parsed) ? parsed : [parsed];
-    return list.filter((v): v is string => typeof v === "string" && semver.valid(v) !== null);
-  } catch {
-    throw new UsageError(`npm view ${NODE_PACKAGE} versions printed no JSON list`);
-  }
+  const versions = await publishedVersionsOf(NODE_PACKAGE, options.env ?? process.env);
+  return versions.filter((v) => semver.valid(v) !== null);
 }
 
 const pending = new Map<string, Promise<CachedNode>>();

@@ -6,13 +6,13 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { UsageError } from "../core/errors.js";
+import { npmRelevantLine } from "./npm.js";
 import {
   cliPath,
   defaultCacheDir,
   ensureCli,
   installedFacts,
   listCli,
-  npmRelevantLine,
   parseReportedVersion,
 } from "./vendor-cache.js";
 import { installAll, nearestPublished, publishedVersions } from "./vendor-registry.js";

@@ -62,8 +62,6 @@ export function parseReportedVersion(text: string): string | null {
   return /\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?/.exec(text)?.[0] ?? null;
 }
 
-export { npmEnv, npmRelevantLine };
-
 async function reportVersion(
   bin: string,
   cwd: string,

@@ -2,18 +2,12 @@
 // exec seam; a version never published is refused before anything is installed.
 import { packageFor, packagesOf } from "../clis/names.js";
 import { UsageError } from "../core/errors.js";
-import { runProcess } from "../core/exec.js";
 import { compareVersions, isRelease } from "../core/version-order.js";
 import type { CliRef } from "./contracts/probe-spec.js";
 import { ensureNode } from "./node-runtimes.js";
+import { publishedVersionsOf } from "./npm.js";
 import { runtimeFor } from "./runtime.js";
-import {
-  ensureCli,
-  isCached,
-  npmEnv,
-  npmRelevantLine,
-  type VendorCacheOptions,
-} from "./vendor-cache.js";
+import { ensureCli, isCached, type VendorCacheOptions } from "./vendor-cache.js";
 
 /**
  * Every version of `name` npm has published, in npm's order: one registry query per package the
@@ -28,27 +22,7 @@ export async function publishedVersions(
 }
 
 async function packageVersions(pkg: string, options: VendorCacheOptions): Promise<string[]> {
-  const npm = await runProcess({
-    file: "npm",
-    args: ["view", pkg, "versions", "--json", "--loglevel=error"],
-    env: npmEnv(options.env ?? process.env),
-    cwd: process.cwd(),
-    timeoutMs: 2 * 60_000,
-  });
-  if (npm.spawnError !== null)
-    throw new UsageError(`cannot list ${pkg}'s versions: npm could not start (${npm.spawnError})`);
-  if (npm.exitCode !== 0) {
-    const said = npmRelevantLine(npm.stderr.trim() || npm.stdout);
-    throw new UsageError(`cannot list ${pkg}'s versions from npm: ${said}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(npm.stdout);
-  } catch {
-    throw new UsageError(`npm view ${pkg} versions printed no JSON list`);
-  }
-  const list = Array.isArray(parsed) ? parsed : [parsed];
-  return list.filter((v): v is string => typeof v === "string").sort(compareVersions);
+  return (await publishedVersionsOf(pkg, options.env ?? process.env)).sort(compareVersions);
 }
 
 /** The published releases just before and just after `version` (either may be absent). */
