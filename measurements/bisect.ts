@@ -38,6 +38,8 @@ export interface BisectOptions {
   onVisit?: (version: string, json: string, verdict: string) => void;
   /** Told of each version inside the range it skipped, and why (its install failed). */
   onSkip?: (version: string, why: string) => void;
+  /** Records already written of this protocol's lock, by version: used instead of a run there. */
+  known?: ReadonlyMap<string, { record: MeasurementRecord; json: string }>;
 }
 
 /** The first arm whose verdict differs between the two sides of the flip, and why. */
@@ -125,6 +127,12 @@ export async function bisect(options: BisectOptions): Promise<BisectResult> {
   const visited: BisectResult["visited"] = [];
   const runs = new Map<string, { record: MeasurementRecord; json: string }>();
   const runAt = async (version: string) => {
+    const had = options.known?.get(version);
+    if (had !== undefined) {
+      runs.set(version, had);
+      visited.push({ version, record: had.json, verdict: had.record.verdict });
+      return had.record;
+    }
     const cli = { name: options.range.name, version };
     await install([cli], options.cacheDir, pins);
     const installed = await (options.facts ?? defaultFacts)(cli, options.cacheDir);

@@ -18,6 +18,7 @@ import { runCommand } from "./run.js";
 import { shimCommand } from "./shim.js";
 import { transcriptCommand } from "./transcript.js";
 import { vendorsCommand } from "./vendors.js";
+import { watchCommand } from "./watch.js";
 
 /** Every top-level command, in the order `witness --help` lists them. */
 // Each module declares its own argument shape; yargs takes them as untyped modules.
@@ -31,6 +32,7 @@ export const commands: CommandModule<{}, any>[] = [
   driftCommand,
   reportCommand,
   bisectCommand,
+  watchCommand,
   probeCommand,
   vendorsCommand,
   cleanCommand,
