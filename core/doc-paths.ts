@@ -5,6 +5,7 @@ export const DOCS = {
   prereg: join("docs", "prereg"),
   measurements: join("docs", "measurements"),
   adr: join("docs", "adr"),
+  versions: join("docs", "versions"),
 } as const;
 
 const PROTOCOL_NAME = /^(\d{4})-([a-z0-9]+(?:-[a-z0-9]+)*)\.yaml$/;

@@ -32,15 +32,15 @@ function cell(arm: ArmRecord): string {
 }
 
 /**
- * The drift tables of `records`, one per CLI. Of each protocol only the records of its latest
- * lock count, and of several records of one version the one that finished last. `sameLock` maps
- * a hash of an earlier canonical form to the lock hash it stands for (a verified re-expression),
- * so records made before a re-expression stay in their lock's column.
+ * The records the drift table counts: of each protocol only the records of its latest lock, and
+ * of several records of one version the one that finished last. `sameLock` maps a hash of an
+ * earlier canonical form to the lock hash it stands for (a verified re-expression), so records
+ * made before a re-expression stay in their lock's column.
  */
-export function driftTables(
-  records: readonly MeasurementRecord[],
+export function chosenRecords<R extends MeasurementRecord>(
+  records: readonly R[],
   sameLock: ReadonlyMap<string, string> = new Map(),
-): DriftTable[] {
+): R[] {
   const lockOf = (r: MeasurementRecord) =>
     sameLock.get(r.protocol.canonicalHash) ?? r.protocol.canonicalHash;
   const latestLock = new Map<string, string>();
@@ -52,16 +52,25 @@ export function driftTables(
       latestAt.set(r.protocol.id, r.protocol.lockedAt);
     }
   }
-  const chosen = new Map<string, MeasurementRecord>();
+  const chosen = new Map<string, R>();
   for (const r of records) {
     if (latestLock.get(r.protocol.id) !== lockOf(r)) continue;
     const key = `${r.cli.name}\u0000${r.protocol.id}\u0000${r.cli.version}`;
     const had = chosen.get(key);
     if (had === undefined || r.finishedAt > had.finishedAt) chosen.set(key, r);
   }
-  const clis = [...new Set([...chosen.values()].map((r) => r.cli.name))].sort();
+  return [...chosen.values()];
+}
+
+/** The drift tables of `records`, one per CLI, over the records `chosenRecords` counts. */
+export function driftTables(
+  records: readonly MeasurementRecord[],
+  sameLock: ReadonlyMap<string, string> = new Map(),
+): DriftTable[] {
+  const chosen = chosenRecords(records, sameLock);
+  const clis = [...new Set(chosen.map((r) => r.cli.name))].sort();
   return clis.map((cli) => {
-    const mine = [...chosen.values()].filter((r) => r.cli.name === cli);
+    const mine = chosen.filter((r) => r.cli.name === cli);
     const versions = [...new Set(mine.map((r) => r.cli.version))].sort(compareVersions);
     const protocols = [...new Set(mine.map((r) => r.protocol.id))].sort();
     const rows = protocols.flatMap((id) => {

@@ -6,6 +6,7 @@ import { bisectCommand } from "./bisect.js";
 import { cleanCommand } from "./clean.js";
 import { diffCommand } from "./diff.js";
 import { driftCommand } from "./drift.js";
+import { matrixCommand } from "./matrix.js";
 import { mcpSentinelCommand } from "./mcp-sentinel.js";
 import { mergeCommand } from "./merge.js";
 import { orchestrateCommand } from "./orchestrate.js";
@@ -33,6 +34,7 @@ export const commands: CommandModule<{}, any>[] = [
   reportCommand,
   bisectCommand,
   watchCommand,
+  matrixCommand,
   probeCommand,
   vendorsCommand,
   cleanCommand,

@@ -19,6 +19,23 @@ interface WatchArgs {
 const asArray = (v: string | string[] | undefined) =>
   v === undefined ? [] : (Array.isArray(v) ? v : [v]).map(String);
 
+async function rewriteMatrix(): Promise<void> {
+  const path = await import("node:path");
+  const { DOCS } = await import("../../core/doc-paths.js");
+  const { repoRoot } = await import("../../core/git.js");
+  const { shownPath } = await import("../../core/display-path.js");
+  const { reexpressedHashes } = await import("../../prereg/verify.js");
+  const { matrixFiles, writeMatrixFiles } = await import("../../measurements/matrix-files.js");
+  const root = await repoRoot(process.cwd());
+  const files = await matrixFiles(
+    path.join(root, DOCS.measurements),
+    path.join(root, DOCS.versions),
+    await reexpressedHashes(),
+  );
+  for (const f of await writeMatrixFiles(files))
+    process.stderr.write(`wrote ${shownPath(f, process.cwd())}\n`);
+}
+
 /** `witness watch`: every shipped protocol on the releases published since each CLI's evidence. */
 export const watchCommand: CommandModule<object, WatchArgs> = {
   command: "watch",
@@ -95,6 +112,9 @@ export const watchCommand: CommandModule<object, WatchArgs> = {
           : { ledger: runLedgerPath(args.cache), journalDir: journalDir(process.env, args.cache) }),
         onLine: (line) => process.stderr.write(`${line}\n`),
       }).finally(releaseWarmSlot);
+      // The matrix pages follow the records the watch wrote into the repository.
+      if (!args["dry-run"] && args.out === undefined && result.some((w) => w.status === "watched"))
+        await rewriteMatrix();
       if (args.json) printJson(result);
       else process.stdout.write(renderWatch(result));
       const attention = result.some((w) => w.flips.length > 0 || w.status === "could-not-install");
