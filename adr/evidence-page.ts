@@ -1,7 +1,9 @@
 // The evidence page (`witness report`): one self-contained HTML file a reviewer opens on a phone
 // or prints. No script, no font, no request: everything it shows is in the file.
 import type { DriftTable } from "../measurements/drift.js";
+import type { MatrixFlip } from "../measurements/matrix.js";
 import type { MeasurementRecord } from "../measurements/record.js";
+import type { Question } from "./evidence-questions.js";
 import type { AdrRow } from "./gate.js";
 
 /** One cell of the support matrix: a backend's verdict for a value, and the record behind it. */
@@ -23,6 +25,9 @@ export interface EvidencePageInput {
   support: readonly SupportMatrixCell[];
   records: readonly { path: string; record: MeasurementRecord }[];
   drift: readonly DriftTable[];
+  /** Arms whose verdict differs from the previous version they ran on, per CLI. */
+  flips: readonly (MatrixFlip & { cli: string })[];
+  questions: readonly Question[];
 }
 
 /** Text made safe for HTML content and attribute values. */
@@ -57,6 +62,42 @@ function adrSection(rows: readonly AdrRow[]): string {
     ) || "requires no protocol",
   ]);
   return `<h2 id="gate">ADR gate</h2>\n${table(["ADR", "title", "status", "gate", "evidence"], body)}`;
+}
+
+function flipSection(flips: EvidencePageInput["flips"]): string {
+  const body = flips.map((f) => [
+    `${e(f.cli)} ${e(f.to)}`,
+    `${e(f.protocol)} ${e(f.slug)}`,
+    e(f.arm),
+    `${badge(f.before)} on ${e(f.from)}`,
+    badge(f.after),
+  ]);
+  return `<h2 id="flips">Flips between versions</h2>\n${
+    flips.length === 0
+      ? "<p>None: every arm has the same verdict on every version it ran on.</p>"
+      : table(["CLI version", "protocol", "arm", "before", "after"], body)
+  }`;
+}
+
+const list = (items: readonly string[]) => (items.length === 0 ? "none" : items.map(e).join(", "));
+
+function questionSection(questions: readonly Question[]): string {
+  const parts = questions.map((q) => {
+    const rows = q.arms.flatMap((a) =>
+      a.answers.map((v) => [
+        `${e(a.arm)}<br><span class="meta">${e(a.description)}</span>`,
+        `${e(q.cli)} ${e(v.version)}`,
+        badge(v.verdict),
+        `reached: ${list(v.reached)}<br>kept out: ${list(v.keptOut)}`,
+        `${list(v.ran)}${v.created.length === 0 ? "" : `<br>created: ${list(v.created)}`}`,
+      ]),
+    );
+    return `<h3>${e(q.protocol)} ${e(q.title)}</h3>\n<p>${e(q.hypothesis)}</p>\n${table(
+      ["arm", "version", "verdict", "planted markers in model requests", "tool calls"],
+      rows,
+    )}`;
+  });
+  return `<h2 id="questions">Questions and what the CLIs did</h2>\n${parts.join("\n")}`;
 }
 
 function supportSection(cells: readonly SupportMatrixCell[]): string {
@@ -121,7 +162,9 @@ export function renderEvidencePage(input: EvidencePageInput): string {
 <title>witness evidence</title><style>${STYLE}</style></head>
 <body><h1>witness evidence</h1>
 <p class="meta">generated ${e(input.generatedAt)} · ${input.adrs.length} ADR(s) · ${input.records.length} record(s)</p>
-<nav><a href="#gate">gate</a><a href="#support">support</a><a href="#records">records</a><a href="#drift">drift</a></nav>
+<nav><a href="#flips">flips</a><a href="#questions">questions</a><a href="#gate">gate</a><a href="#support">support</a><a href="#records">records</a><a href="#drift">drift</a></nav>
+${flipSection(input.flips)}
+${questionSection(input.questions)}
 ${adrSection(input.adrs)}
 ${supportSection(input.support)}
 ${recordSection(input.records)}

@@ -4,10 +4,12 @@ import { join, resolve } from "node:path";
 
 import { writeFileAtomic } from "../core/atomic.js";
 import { makeDirs } from "../core/make-dirs.js";
-import { driftTables } from "../measurements/drift.js";
+import { chosenRecords, driftTables } from "../measurements/drift.js";
+import { buildMatrices } from "../measurements/matrix.js";
 import { AMBIENT_SUPPORT } from "../orchestrator/policy/ambient-support.js";
 import { reexpressedHashes } from "../prereg/verify.js";
 import { renderEvidencePage, type SupportMatrixCell } from "./evidence-page.js";
+import { questionsOf } from "./evidence-questions.js";
 import { judgeAdr, loadGateContext } from "./gate.js";
 import { gateSupportTable } from "./support-table.js";
 
@@ -46,16 +48,32 @@ export async function writeEvidencePage(options: ReportOptions = {}): Promise<st
     }
   }
   const records = [...ctx.records].sort((a, b) => a.path.localeCompare(b.path));
+  const sameLock = await reexpressedHashes({ cwd });
   const drift = driftTables(
     records.map((r) => r.record),
-    await reexpressedHashes({ cwd }),
+    sameLock,
   ).filter((t) => t.versions.length > 1);
+  const matrices = buildMatrices(
+    records.map((r) => ({ file: r.path, record: r.record })),
+    sameLock,
+  );
+  const flips = matrices.flatMap((m) =>
+    m.releases.flatMap((r) => r.flips.map((f) => ({ cli: m.cli, ...f }))),
+  );
+  const questions = questionsOf(
+    chosenRecords(
+      records.map((r) => r.record),
+      sameLock,
+    ),
+  );
   const html = renderEvidencePage({
     generatedAt: (options.now ?? (() => new Date()))().toISOString(),
     adrs: rows,
     support,
     records,
     drift,
+    flips,
+    questions,
   });
   const out = resolve(cwd, options.out ?? "witness-report");
   await makeDirs(out);
