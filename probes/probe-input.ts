@@ -19,6 +19,8 @@ export interface ProbeInput {
   /** A reference-orchestrator node file (YAML or JSON). */
   node?: string;
   acceptLoadedUserConfig?: boolean;
+  /** Trace the files the spawn opens (`--trace-files`). */
+  traceFiles?: boolean;
   /** Raw arguments after the binary (after `--`). */
   argv?: readonly string[];
   /** Text for the CLI's standard input, with raw arguments (a prompt pi or opencode would mangle). */
@@ -89,5 +91,6 @@ export async function loadProbeSpec(input: ProbeInput): Promise<ProbeSpec> {
     launch,
     timeoutMs: input.timeoutMs ?? 60_000,
     ...(runtime === undefined ? {} : { runtime }),
+    ...(input.traceFiles === true ? { traceFiles: true } : {}),
   };
 }

@@ -51,7 +51,9 @@ import { type PreparedSandbox, prepareSandbox } from "./isolation/sandbox.js";
 import { readReport, sandboxFaults, unsandboxedHeld } from "./isolation/sandbox-report.js";
 import { disownTempDir } from "./leftovers.js";
 import { noRequestReason, reasonText } from "./no-request.js";
+import { traceWrap } from "./observe/file-trace.js";
 import { observe } from "./observe/observe.js";
+import { listCell, startTrace, tracedReads, type Tracing } from "./observe/trace-spawn.js";
 import { launchOn, runtimeFor } from "./runtime.js";
 import { spawnEnv } from "./spawn-env.js";
 import { ensureCli } from "./vendor-cache.js";
@@ -203,6 +205,7 @@ export async function runProbe(
   const slot: NetnsSlot | null = acquired.value;
   let server: FakeServer | null = null;
   let sandbox: PreparedSandbox | null = null;
+  let tracing: Tracing | null = null;
   try {
     const script = resolvePathsDeep(
       resolveSentinelsDeep(spec.script, (name) => cellSentinelPath(cell, name)),
@@ -251,7 +254,15 @@ export async function runProbe(
       flushDir: cell.root,
       ...(sandbox === null ? {} : { sandbox: sandbox.launch }),
     });
-    const launch = slot ? slot.wrap(inPidns.file, inPidns.args) : inPidns;
+    const inNetns = slot ? slot.wrap(inPidns.file, inPidns.args) : inPidns;
+    // Outermost, so the trace sees every namespace's processes and stays out of the cell's reach.
+    tracing = spec.traceFiles === true ? await startTrace() : null;
+    const launch =
+      tracing?.file === undefined
+        ? inNetns
+        : traceWrap(tracing.strace, tracing.file, inNetns.file, inNetns.args);
+    if (tracing !== null && tracing.file !== undefined)
+      tracing.before = (await listCell(cell.root)) ?? undefined;
     if (!contained.flushes) startCellFlush(cell);
     const result = await runProcess({
       file: launch.file,
@@ -338,13 +349,16 @@ export async function runProbe(
         ...heldFaults,
         ...forgedSentinels(observed.sentinels),
       ],
+      ...(tracing === null
+        ? {}
+        : await tracedReads(tracing, cell, observed.markers, spec.cli.name)),
       transcriptFile: transcript.path === null ? null : relative(cell.root, transcript.path),
       stdoutTail: tail(result.stdout),
       stderrTail: tail(result.stderr),
     });
     return redactObservation(observation);
   } finally {
-    await Promise.all([server?.close(), slot?.release(), sandbox?.dispose()]);
+    await Promise.all([server?.close(), slot?.release(), sandbox?.dispose(), tracing?.dispose()]);
     dispose(cell, options);
   }
 }

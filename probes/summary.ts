@@ -31,6 +31,21 @@ export function summarizeObservation(o: Observation): string {
     const where = m.seenIn.length > 0 ? `seen in ${m.seenIn.join(", ")}` : "not seen";
     lines.push(`  ${m.name}  ${where}  (planted in ${m.planted.join(", ") || "-"})`);
   }
+  if (o.fileTrace !== undefined) {
+    const t = o.fileTrace;
+    lines.push(
+      "by" in t
+        ? `instruction-like files read (traced, ${t.opened} files opened):`
+        : `file trace unavailable: ${t.unavailable}`,
+    );
+  }
+  for (const r of o.fileReads ?? []) {
+    const what =
+      r.marker === null
+        ? "READ BUT NOT PLANTED"
+        : `marker ${r.marker} ${r.reachedModel === true ? "reached the model" : "did not reach the model"}`;
+    lines.push(`  ${r.path}  ${what}${r.known ? "" : "  (not in the CLI's known list)"}`);
+  }
   if (o.sentinels.length > 0) lines.push("sentinels:");
   for (const s of o.sentinels) {
     const by =

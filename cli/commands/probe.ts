@@ -13,6 +13,7 @@ export interface ProbeArgs {
   stdin?: string;
   "node-runtime"?: string;
   "accept-loaded-user-config": boolean;
+  "trace-files"?: boolean;
   json: boolean;
   keep: boolean;
   /** Seconds. */
@@ -31,6 +32,7 @@ export function probeInputFromArgs(args: ProbeArgs, cwd = process.cwd()): ProbeI
     ...(args.stdin === undefined ? {} : { stdin: args.stdin }),
     ...(args["node-runtime"] === undefined ? {} : { nodeRuntime: args["node-runtime"] }),
     acceptLoadedUserConfig: args["accept-loaded-user-config"],
+    ...(args["trace-files"] === true ? { traceFiles: true } : {}),
     argv: (args["--"] ?? []).map(String),
     timeoutMs: timeoutMs(args.timeout) ?? 60_000,
     cwd,
@@ -78,7 +80,13 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
               default: false,
               describe: "render --node as the orchestrator does under that run flag",
             })
-            .option("keep", { type: "boolean", default: false, describe: "keep the cell on disk" }),
+            .option("keep", { type: "boolean", default: false, describe: "keep the cell on disk" })
+            .option("trace-files", {
+              type: "boolean",
+              default: false,
+              describe:
+                "trace the files the spawn opens (strace) and report every instruction-like file it read, planted or not",
+            }),
           "the observation",
         ),
       ),

@@ -186,6 +186,35 @@ export const observationSchema = z.object({
   sandboxPolicies: z.array(z.string()).optional(),
   /** The model the session named last. */
   model: z.string().nullable().optional(),
+  /**
+   * With `traceFiles`: how the spawn's file opens were traced (or why they could not be), and the
+   * instruction-like files it read, each with the marker planted in it (null: none was planted,
+   * a read nobody planted) and whether that marker reached the model.
+   */
+  fileTrace: z
+    .union([
+      z.object({
+        by: z.literal("strace"),
+        /** Files opened for reading. */
+        opened: z.number().int(),
+        /** Opens of a relative path (not resolved, so not classified). */
+        relative: z.number().int(),
+        /** Instruction-like files read that the spawn itself had made: left out of fileReads. */
+        madeBySpawn: z.number().int().optional(),
+      }),
+      z.object({ unavailable: z.string() }),
+    ])
+    .optional(),
+  fileReads: z
+    .array(
+      z.object({
+        path: z.string(),
+        known: z.boolean(),
+        marker: z.string().nullable(),
+        reachedModel: z.boolean().nullable(),
+      }),
+    )
+    .optional(),
   tokenUsage: tokenUsageSchema.nullable().optional(),
   /** The session's last assistant text. */
   finalText: z.string().nullable().optional(),

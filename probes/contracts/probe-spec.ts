@@ -59,6 +59,8 @@ export const probeSpecSchema = z
     timeoutMs: z.number().int().positive().default(60_000),
     /** The Node to run a Node CLI on (absent: the one its engines.node asks for). */
     runtime: nodePinSchema.optional(),
+    /** Trace the files the spawn opens (strace) and report the instruction-like ones it read. */
+    traceFiles: z.boolean().optional(),
   })
   .superRefine((spec, ctx) => {
     for (const problem of layoutProblems(spec.fixture))

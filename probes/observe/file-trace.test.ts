@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+
+import { CLAUDE_CODE_FACTS } from "../../clis/claude-code/facts.js";
+import { marker } from "../../test/support/observations.js";
+import { instructionLike, instructionReads } from "./file-reads.js";
+import { openedForReading, traceWrap } from "./file-trace.js";
+
+const TRACE = [
+  '101 openat(AT_FDCWD, "/c/ws/CLAUDE.md", O_RDONLY|O_CLOEXEC) = 21',
+  '101 openat(AT_FDCWD, "/c/ws", O_RDONLY|O_DIRECTORY|O_CLOEXEC) = 22',
+  '102 open("/c/home/.claude/CLAUDE.md", O_RDONLY) = 3',
+  '102 openat(AT_FDCWD, "/c/ws/out.txt", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 4',
+  '102 openat(AT_FDCWD, "rel.md", O_RDONLY) = 5',
+  '103 openat(AT_FDCWD, "/c/ws/sp\\303\\251 ce.md", O_RDONLY) = 6',
+  '103 openat(AT_FDCWD, "/c/ws/CLAUDE.md", O_RDONLY) = 7',
+].join("\n");
+
+describe("a spawn's file trace", () => {
+  it("lists the files opened for reading once each, not directories or writes, decoding strace's escapes", () => {
+    expect(openedForReading(TRACE)).toEqual({
+      paths: ["/c/ws/CLAUDE.md", "/c/home/.claude/CLAUDE.md", "/c/ws/spé ce.md"],
+      relative: 1,
+    });
+  });
+
+  it("runs the command under strace with the trace written where witness says", () => {
+    const wrapped = traceWrap("/usr/bin/strace", "/t/trace", "/bin/claude", ["-p", "hi"]);
+    expect(wrapped.file).toBe("/usr/bin/strace");
+    expect(wrapped.args.slice(-5)).toEqual(["/t/trace", "--", "/bin/claude", "-p", "hi"]);
+    expect(wrapped.args).toContain("-f");
+  });
+});
+
+describe("the instruction-like reads", () => {
+  it("knows the CLI's own names, and takes any markdown, settings, rules or skills file as instruction-like", () => {
+    expect(instructionLike("ws/CLAUDE.md", CLAUDE_CODE_FACTS)).toEqual({ like: true, known: true });
+    expect(instructionLike("ws/.claude/rules/style.md", CLAUDE_CODE_FACTS)).toEqual({
+      like: true,
+      known: true,
+    });
+    expect(instructionLike("ws/AGENTS.md", CLAUDE_CODE_FACTS)).toEqual({
+      like: true,
+      known: false,
+    });
+    expect(instructionLike("home/.claude/settings.json", CLAUDE_CODE_FACTS).like).toBe(true);
+    expect(instructionLike("ws/skills/x/run.py", CLAUDE_CODE_FACTS).like).toBe(true);
+    expect(instructionLike("ws/src/main.ts", CLAUDE_CODE_FACTS).like).toBe(false);
+  });
+
+  it("names the marker planted in each read file and whether it reached the model; a read with none planted says so", () => {
+    const reads = instructionReads(
+      [
+        "/c/ws/CLAUDE.md",
+        "/c/ws/AGENTS.md",
+        "/c/home/.claude/CLAUDE.md",
+        "/usr/lib/x.md",
+        "/c/sentinels/s.md",
+      ],
+      "/c",
+      [marker("WS", ["system"]), { ...marker("HOME", []), planted: ["home/.claude/CLAUDE.md"] }],
+      CLAUDE_CODE_FACTS,
+    );
+    expect(reads).toEqual([
+      { path: "ws/CLAUDE.md", known: true, marker: null, reachedModel: null },
+      { path: "ws/AGENTS.md", known: false, marker: null, reachedModel: null },
+      { path: "home/.claude/CLAUDE.md", known: true, marker: "HOME", reachedModel: false },
+    ]);
+  });
+
+  it("reports a machine-wide file the CLI's facts name, though it is outside the cell", () => {
+    const facts = { ...CLAUDE_CODE_FACTS, managedFiles: ["/etc/claude-code"] };
+    const reads = instructionReads(["/etc/claude-code/managed-settings.json"], "/c", [], facts);
+    expect(reads).toEqual([
+      {
+        path: "/etc/claude-code/managed-settings.json",
+        known: false,
+        marker: null,
+        reachedModel: null,
+      },
+    ]);
+  });
+});
