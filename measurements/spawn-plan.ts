@@ -73,6 +73,7 @@ export function planSpawns(entries: readonly RunEntry[]): PlannedSpawn[] {
           script: arm.script,
           launch: arm.launch,
           ...(arm.runtime === undefined ? {} : { runtime: arm.runtime }),
+          ...(arm.traceFiles === true ? { traceFiles: true } : {}),
         }),
       })),
     ),

@@ -204,6 +204,39 @@ function argvRejectedResult(
   };
 }
 
+/** `**` across directories, `*` within a name, anchored at both ends. */
+export function globMatches(glob: string, path: string): boolean {
+  const body = glob
+    .split("**")
+    .map((part) =>
+      part
+        .split("*")
+        .map((t) => t.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join("[^/]*"),
+    )
+    .join(".*");
+  return new RegExp(`^${body}$`, "u").test(path);
+}
+
+function readsOnlyResult(
+  p: Extract<Predicate, { kind: "reads-only" }>,
+  obs: Observation,
+): PredicateResult {
+  if (obs.fileTrace === undefined || !("by" in obs.fileTrace))
+    return { pass: false, explanation: "the spawn's files were not traced; expected a file trace" };
+  const outside = (obs.fileReads ?? []).filter((r) => !p.allow.some((g) => globMatches(g, r.path)));
+  const said = outside.map(
+    (r) => `${r.path}${r.marker === null ? " (not planted)" : ` (marker ${r.marker})`}`,
+  );
+  return {
+    pass: outside.length === 0,
+    explanation:
+      outside.length === 0
+        ? `${(obs.fileReads ?? []).length} instruction-like file(s) read, all allowed`
+        : `read outside [${p.allow.join(", ")}]: ${said.join(", ")}`,
+  };
+}
+
 /** Evaluates one predicate from the observation alone. */
 export function evaluatePredicate(p: Predicate, obs: Observation): PredicateResult {
   switch (p.kind) {
@@ -245,5 +278,7 @@ export function evaluatePredicate(p: Predicate, obs: Observation): PredicateResu
       return sideRequestResult(p, obs);
     case "argv-rejected":
       return argvRejectedResult(p, obs);
+    case "reads-only":
+      return readsOnlyResult(p, obs);
   }
 }

@@ -18,6 +18,7 @@ describe("lock-time rules", () => {
     [{ kind: "marker-absent", marker: "A" }, true],
     [{ kind: "exit-code", equals: 0 }, true],
     [{ kind: "argv-rejected", matches: "unknown option" }, true],
+    [{ kind: "reads-only", allow: [] }, true],
     [{ kind: "marker-count", marker: "A", count: 0 }, true],
     [{ kind: "marker-count", marker: "A", count: 1 }, false],
     [{ kind: "marker-present", marker: "A" }, false],

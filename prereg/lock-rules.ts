@@ -21,6 +21,7 @@ export function isAbsence(p: Predicate): boolean {
     case "side-request-absent":
     case "exit-code":
     case "argv-rejected":
+    case "reads-only":
       // The CLI refusing the argv says nothing of what a working cell let it see, either.
       return true;
     case "marker-count":

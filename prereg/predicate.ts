@@ -209,6 +209,16 @@ const argvRejectedSchema = z
     "The CLI refused the argv before any model request (its driver's reading of stderr): flag, when given, is the refused flag; matches is a regular expression (u flag) the CLI's message must match. A predicted refusal is the arm's observation; an unpredicted one stays a fault.",
   );
 
+/**
+ * Every instruction-like file the spawn read (its file trace) matches one of `allow`: globs over
+ * cell-relative paths (`*` within a name, `**` across directories), e.g. `home/.claude/CLAUDE.md`
+ * or `outside/**`. A read outside them fails it, planted or not.
+ */
+const readsOnlySchema = z.strictObject({
+  kind: z.literal("reads-only"),
+  allow: z.array(z.string().min(1, "expected a glob over cell-relative paths")).max(64),
+});
+
 /** One declared expected outcome, evaluated against a single spawn's observation. */
 export const predicateSchema = z.discriminatedUnion("kind", [
   markerPresentSchema,
@@ -227,6 +237,7 @@ export const predicateSchema = z.discriminatedUnion("kind", [
   sideRequestSeenSchema,
   sideRequestAbsentSchema,
   argvRejectedSchema,
+  readsOnlySchema,
 ]);
 export type Predicate = z.infer<typeof predicateSchema>;
 
@@ -275,5 +286,7 @@ export function predicateLabel(p: Predicate): string {
       return `${p.kind} ${[p.method, p.path].filter((x) => x !== undefined).join(" ") || "any"}`;
     case "argv-rejected":
       return `argv-rejected ${p.flag === undefined ? "" : `${p.flag} `}matches /${p.matches}/`;
+    case "reads-only":
+      return `reads-only [${p.allow.join(", ")}]`;
   }
 }

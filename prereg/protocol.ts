@@ -38,6 +38,11 @@ export const armSchema = z.strictObject({
    * when stated, so every lock made before the field means the declared runtime.
    */
   runtime: nodePinSchema.optional(),
+  /**
+   * Trace the files each spawn opens (strace) and report the instruction-like ones it read,
+   * planted or not; needed by `reads-only`. Hashed only when stated.
+   */
+  traceFiles: z.boolean().optional(),
 });
 export type Arm = z.infer<typeof armSchema>;
 
@@ -126,6 +131,14 @@ export const protocolSchema = z
               calls === 0
                 ? `expected a call this arm's script makes (it makes none); got call ${p.call}`
                 : `expected a call this arm's script makes (1 to ${calls}); got call ${p.call}`,
+          });
+        }
+        if (p.kind === "reads-only" && arm.traceFiles !== true) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["arms", i, "traceFiles"],
+            message:
+              "expected traceFiles: true on an arm with a reads-only predicate (it reads the file trace)",
           });
         }
         if ("marker" in p && !planted.includes(p.marker)) {

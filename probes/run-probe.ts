@@ -348,6 +348,10 @@ export async function runProbe(
         }),
         ...heldFaults,
         ...forgedSentinels(observed.sentinels),
+        // A spawn asked to be traced and untraced is no evidence about what it read.
+        ...(tracing !== null && tracing.file === undefined
+          ? [`file trace unavailable: ${tracing.why ?? "unknown"}`]
+          : []),
       ],
       ...(tracing === null
         ? {}
