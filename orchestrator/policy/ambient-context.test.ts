@@ -10,7 +10,7 @@ import {
 import type { PlanLaunchInput } from "../plan/launch-types.js";
 import { planLaunch } from "../plan/plan-launch.js";
 import type { AmbientContext, NodeSpec, WorkflowSpec } from "../spec/schemas.js";
-import { resolveAmbient } from "./ambient-context.js";
+import { claudeAmbient, resolveAmbient } from "./ambient-context.js";
 import {
   AMBIENT_SUPPORT,
   RECORD_0001,
@@ -90,6 +90,13 @@ describe("Claude Code translation, hand-written node (the ambient value alone)",
           : arg,
     );
     expect(p.args).toEqual(["-p", ...settings, "--", "go"]);
+  });
+
+  it("workspace excludes each ancestor's AGENTS.md too (record 0031: the parent's reached the model without it)", () => {
+    const excludes = claudeAmbient("workspace", "/w/outside/repo").excludes ?? [];
+    expect(excludes).toContain("/w/outside/AGENTS.md");
+    expect(excludes).toContain("/AGENTS.md");
+    expect(excludes).not.toContain("/w/outside/repo/AGENTS.md");
   });
 });
 

@@ -65,11 +65,14 @@ export function claudeAmbient(value: AmbientContext, root: string): ClaudeAmbien
     case "none":
       return { sources: ["project"], excludes: ["**"] };
     case "workspace":
+      // AGENTS.md too: Claude Code reads it in each ancestor where no CLAUDE.md is (record 0031
+      // found the parent's reaching the model when only the CLAUDE.md names were excluded).
       return {
         sources: ["project"],
         excludes: ancestorsAbove(root).flatMap((dir) => [
           join(dir, "CLAUDE.md"),
           join(dir, "CLAUDE.local.md"),
+          join(dir, "AGENTS.md"),
           join(dir, ".claude", "**"),
         ]),
       };

@@ -117,7 +117,7 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
       verdict: "honoured",
       record: RECORD_0003,
       evidence:
-        "--setting-sources project with the ancestors above the git root excluded loaded the workspace's CLAUDE.md and rules and nothing else, workspace outside and under HOME, 3 of 3 spawns per arm",
+        "--setting-sources project with the ancestors above the git root excluded loaded the workspace's CLAUDE.md and rules and nothing else, workspace outside and under HOME, 3 of 3 spawns per arm; with each ancestor's AGENTS.md excluded too, the workspace's AGENTS.md loaded and the parent's stayed out (record docs/measurements/0031-claude-code-agents-md-renderings-claude-code-2.1.332-2.json; the first run, before that exclude, let it through)",
     },
     operator: {
       verdict: "honoured",

@@ -41,11 +41,16 @@ export function tempWorkspace(): TempWorkspace {
   };
 }
 
-/** The Claude Code excludes of `workspace` for a root: every ancestor's three entries, nearest first. */
+/** The Claude Code excludes of `workspace` for a root: every ancestor's four entries, nearest first. */
 export function ancestorExcludes(root: string): string[] {
   const out: string[] = [];
   for (let dir = dirname(root); ; dir = dirname(dir)) {
-    out.push(join(dir, "CLAUDE.md"), join(dir, "CLAUDE.local.md"), join(dir, ".claude", "**"));
+    out.push(
+      join(dir, "CLAUDE.md"),
+      join(dir, "CLAUDE.local.md"),
+      join(dir, "AGENTS.md"),
+      join(dir, ".claude", "**"),
+    );
     if (dirname(dir) === dir) break;
   }
   return out;
