@@ -49,7 +49,7 @@ export async function committedRecordsOf(
     )
       out.push({ path, record: r });
   }
-  // `0001-…-2.1.332.json` before `0001-…-2.1.332-2.json`: the first committed is the reference.
+  // `0001-…-2.1.332.json` before `0001-…-2.1.332-2.json`: written (and committed) in that order.
   return out.sort((a, b) => a.path.length - b.path.length || a.path.localeCompare(b.path));
 }
 
@@ -59,7 +59,9 @@ export async function compareWithCommitted(
   cwd: string,
   counting?: readonly string[],
 ): Promise<Reproduction> {
-  const [first] = await committedRecordsOf(record, cwd, counting);
+  // The newest committed record of the lock is the reference: a later one is what the project
+  // stands behind now (e.g. record 0031-2, made after the orchestrator's rendering was fixed).
+  const first = (await committedRecordsOf(record, cwd, counting)).at(-1);
   if (first === undefined) {
     return {
       kind: "none",

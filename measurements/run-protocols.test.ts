@@ -202,6 +202,18 @@ describe("runProtocols", () => {
       spawns: null,
     });
     expect((await readdir(records)).filter((n) => n.endsWith(".json"))).toHaveLength(3);
+    // Committed, the later record (…-3, B seen) becomes the reference: a run seeing B reproduces.
+    await commit(repo.dir, "records -2 and -3");
+    const [later] = await runProtocols({
+      cwd: repo.dir,
+      all: true,
+      install: noInstall,
+      probe: seeing(["A", "B"]),
+    });
+    expect(later?.reproduction).toMatchObject({
+      committed: "docs/measurements/0001-demo-claude-code-2.1.332-3.json",
+      reproduces: true,
+    });
   });
 
   it("runs each --cli version on its CLI's protocols only, skipping the others with a line", async () => {
