@@ -5,6 +5,7 @@ import { handled } from "../exit.js";
 interface DriftArgs {
   dir?: string;
   json: boolean;
+  surface: boolean;
 }
 
 /** `witness drift`: protocol × arm × CLI version → verdict, from the records on disk. */
@@ -14,7 +15,13 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
   builder: (y) =>
     y
       .option("dir", { type: "string", describe: "records directory (default docs/measurements)" })
-      .option("json", { type: "boolean", default: false, describe: "print the tables as JSON" }),
+      .option("json", { type: "boolean", default: false, describe: "print the tables as JSON" })
+      .option("surface", {
+        type: "boolean",
+        default: false,
+        describe:
+          "print instead what changed besides verdicts: tools offered, helper calls, side requests and (traced arms) files read, per arm across versions",
+      }),
   handler: handled(async (args: DriftArgs) => {
     const path = await import("node:path");
     const { DOCS } = await import("../../core/doc-paths.js");
@@ -26,6 +33,18 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         ? path.join(await repoRoot(process.cwd()), DOCS.measurements)
         : path.resolve(args.dir);
     const { reexpressedHashes } = await import("../../prereg/verify.js");
+    if (args.surface) {
+      const { chosenRecords } = await import("../../measurements/drift.js");
+      const { renderSurfaceMarkdown, surfaceChanges } =
+        await import("../../measurements/surface.js");
+      const changes = surfaceChanges(
+        chosenRecords(await readRecordsIn(dir), await reexpressedHashes()),
+      );
+      process.stdout.write(
+        args.json ? `${JSON.stringify(changes, null, 2)}\n` : renderSurfaceMarkdown(changes),
+      );
+      return;
+    }
     const tables = driftTables(await readRecordsIn(dir), await reexpressedHashes());
     process.stdout.write(
       args.json ? `${JSON.stringify(tables, null, 2)}\n` : renderDriftMarkdown(tables),

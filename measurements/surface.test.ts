@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+
+import type { Observation } from "../probes/contracts/observation.js";
+import { observation } from "../test/support/observations.js";
+import type { MeasurementRecord } from "./record.js";
+import { renderSurfaceMarkdown, surfaceChanges } from "./surface.js";
+
+function record(version: string, o: Partial<Observation>): MeasurementRecord {
+  return {
+    schema: "witness.record/1",
+    protocol: {
+      id: "0001",
+      slug: "demo",
+      title: "t",
+      adr: "0001",
+      hypothesis: "h",
+      file: "docs/prereg/0001-demo.yaml",
+      canonicalHash: "sha256:l",
+      bytesHash: "sha256:b",
+      lockCommit: "c",
+      lockedAt: "2026-01-01T00:00:00.000Z",
+    },
+    cli: { name: "claude-code", version, versionsRun: [version] },
+    machine: { platform: "linux", release: "6", arch: "x64", node: "v20", cpus: 2 },
+    isolation: ["netns"],
+    startedAt: "2026-01-02T00:00:00.000Z",
+    finishedAt: "2026-01-02T00:00:01.000Z",
+    spawnsPerArm: 1,
+    verdictRule: "",
+    arms: [
+      {
+        id: "only",
+        description: "d",
+        verdict: "confirmed",
+        reasons: [],
+        tally: [],
+        spawns: [
+          {
+            index: 1,
+            status: "as-expected",
+            faults: [],
+            predicates: [],
+            observation: observation(o),
+          },
+        ],
+      },
+    ],
+    verdict: "confirmed",
+  };
+}
+
+const traced = (paths: string[]): Partial<Observation> => ({
+  fileTrace: { by: "strace", opened: 10, relative: 0 },
+  fileReads: paths.map((path) => ({ path, known: false, marker: null, reachedModel: null })),
+});
+
+describe("drift of the surface", () => {
+  it("names what an arm was offered or read on some versions and not others, and nothing that stayed the same", () => {
+    const changes = surfaceChanges([
+      record("2.1.276", { toolsOffered: ["Bash", "Read"], ...traced(["ws/CLAUDE.md"]) }),
+      record("2.1.277", {
+        toolsOffered: ["Bash", "Read", "ToolSearch"],
+        ...traced(["ws/CLAUDE.md", "ws/AGENTS.md"]),
+      }),
+    ]);
+    expect(changes).toEqual([
+      {
+        cli: "claude-code",
+        protocol: "0001",
+        arm: "only",
+        aspect: "tool offered",
+        item: "ToolSearch",
+        seenOn: ["2.1.277"],
+        notOn: ["2.1.276"],
+      },
+      {
+        cli: "claude-code",
+        protocol: "0001",
+        arm: "only",
+        aspect: "file read",
+        item: "ws/AGENTS.md",
+        seenOn: ["2.1.277"],
+        notOn: ["2.1.276"],
+      },
+    ]);
+    expect(renderSurfaceMarkdown(changes)).toContain(
+      "| claude-code | file read | `ws/AGENTS.md` | 2.1.277 | 2.1.276 | 0001 (1 arm) |",
+    );
+  });
+
+  it("compares files read only between traced spawns: an untraced version says nothing about reads", () => {
+    const changes = surfaceChanges([
+      record("2.1.276", {}),
+      record("2.1.277", traced(["ws/AGENTS.md"])),
+    ]);
+    expect(changes.filter((c) => c.aspect === "file read")).toEqual([]);
+  });
+});
