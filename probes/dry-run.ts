@@ -117,7 +117,7 @@ export async function drySpawn(
     cell: cell.env,
     ...(planned === null ? {} : { planned: planned.env }),
     launched: launched.env,
-    ...(launch.env === undefined ? {} : { launch: launch.env }),
+    ...("orchestrator" in launch || launch.env === undefined ? {} : { launch: launch.env }),
   });
   return {
     file,
