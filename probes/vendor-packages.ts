@@ -2,7 +2,7 @@
 // one cache entry per set of exact pins, npm in the containment, refused without npm's integrity.
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { z } from "zod";
@@ -95,6 +95,8 @@ export async function ensurePackages(
     const packages = pinnedFacts(sorted, await readFile(lockOf(staging), "utf8"));
     await writeFile(join(staging, ENTRY_FILE), `${JSON.stringify({ pins: sorted }, null, 2)}\n`);
     await rm(join(staging, OWNER_FILE));
+    // mkdtemp made it 0700: the sandboxed orchestrator runs as a uid of its own and must read it.
+    await chmod(staging, 0o755);
     try {
       await rename(staging, dir);
     } catch (error) {
