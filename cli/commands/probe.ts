@@ -13,6 +13,9 @@ export interface ProbeArgs {
   stdin?: string;
   "node-runtime"?: string;
   "accept-loaded-user-config": boolean;
+  orchestrator: boolean;
+  package?: string[];
+  "max-spawns"?: number;
   json: boolean;
   keep: boolean;
   /** Seconds. */
@@ -31,6 +34,9 @@ export function probeInputFromArgs(args: ProbeArgs, cwd = process.cwd()): ProbeI
     ...(args.stdin === undefined ? {} : { stdin: args.stdin }),
     ...(args["node-runtime"] === undefined ? {} : { nodeRuntime: args["node-runtime"] }),
     acceptLoadedUserConfig: args["accept-loaded-user-config"],
+    ...(args.orchestrator ? { orchestrator: true } : {}),
+    ...(args.package === undefined ? {} : { packages: args.package }),
+    ...(args["max-spawns"] === undefined ? {} : { maxSpawns: args["max-spawns"] }),
     argv: (args["--"] ?? []).map(String),
     timeoutMs: timeoutMs(args.timeout) ?? 60_000,
     cwd,
@@ -48,7 +54,7 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
           y
             .parserConfiguration({ "populate--": true })
             .usage(
-              "$0 probe --cli <name@version> [--fixture f] [--script f] (--node f | -- <args>)",
+              "$0 probe --cli <name@version> [--fixture f] [--script f] (--node f | -- <args> | --orchestrator -- <command…>)",
             )
             .option("cli", {
               type: "string",
@@ -77,6 +83,23 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
               type: "boolean",
               default: false,
               describe: "render --node as the orchestrator does under that run flag",
+            })
+            .option("orchestrator", {
+              type: "boolean",
+              default: false,
+              describe:
+                "the command after -- is an orchestrator that spawns --cli itself (through the shim in $WITNESS_CLI_<NAME>)",
+            })
+            .option("package", {
+              type: "string",
+              array: true,
+              describe:
+                "an npm package the orchestrator imports, e.g. @anthropic-ai/claude-agent-sdk@0.3.332",
+            })
+            .option("max-spawns", {
+              type: "number",
+              describe:
+                "the most CLI processes the orchestrator may start (default 16, at most 256)",
             })
             .option("keep", { type: "boolean", default: false, describe: "keep the cell on disk" }),
           "the observation",
