@@ -1,5 +1,5 @@
 // What a spawn would launch, on paper: an orchestrator launch shows its own command and variables.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -22,6 +22,7 @@ describe("drySpawn", () => {
     });
     const cacheDir = mkdtempSync(join(tmpdir(), "witness-dry-"));
     const dry = await drySpawn(spec, { cacheDir });
+    rmSync(cacheDir, { recursive: true, force: true });
     expect(dry.file).toBe("node");
     expect(dry.args).toEqual(["run-query.mjs", "user"]);
     expect(dry.env.WITNESS_DRY).toBe("1");
