@@ -29,7 +29,8 @@ async function shims(maxSpawns: number) {
       {
         cli: "claude-code",
         file: process.execPath,
-        args: ["-e", STAND_IN, ARGV_SLOT],
+        args: ["-e", STAND_IN, "+plumbing", ARGV_SLOT],
+        head: 2,
         env: { ANTHROPIC_BASE_URL: `http://fake/s/${SPAWN_SLOT}` },
         path: "/usr/bin:/bin",
       },
@@ -47,7 +48,7 @@ describe("the cell shim", () => {
     const second = await run(s.bin, ["0"], { env, input: "" });
     expect(first.exitCode).toBe(3);
     expect(first.stdout).toBe(
-      `HELLO${JSON.stringify({ argv: ["3", "two words"], url: "http://fake/s/1", own: "kept" })}`,
+      `HELLO${JSON.stringify({ argv: ["3", "two words", "+plumbing"], url: "http://fake/s/1", own: "kept" })}`,
     );
     expect(JSON.parse(second.stdout)).toMatchObject({ url: "http://fake/s/2" });
     const { spawns, refused } = readSpawnRecords(s.spawnsDir);
@@ -63,6 +64,14 @@ describe("the cell shim", () => {
     expect(one?.stdin).toBe("hello");
     expect(one?.stdout).toBe(first.stdout);
     expect(one?.exit).toMatchObject({ exitCode: 3, signal: null, stdinBytes: 5 });
+  });
+
+  it("puts the driver's flags after the caller's argv, or before it when the argv holds --", async () => {
+    const s = await shims(4);
+    const after = await run(s.bin, ["0", "x"], { input: "" });
+    const dashed = await run(s.bin, ["0", "--", "x"], { input: "" });
+    expect(JSON.parse(after.stdout)).toMatchObject({ argv: ["0", "x", "+plumbing"] });
+    expect(JSON.parse(dashed.stdout)).toMatchObject({ argv: ["+plumbing", "0", "--", "x"] });
   });
 
   it("refuses a spawn past the bound with exit 97, and records it", async () => {

@@ -17,9 +17,14 @@ export const SPAWN_SLOT = "@@SPAWN@@";
 /** What one CLI's shim runs, and the plumbing it sets. */
 export interface ShimTarget {
   cli: ProbeCliName;
-  /** The program and its arguments, `ARGV_SLOT` where the orchestrator's argv goes. */
+  /**
+   * The program and its arguments: the first `head` start the CLI (its runtime's script path),
+   * the rest are the driver's flags around `ARGV_SLOT`; the shim puts those flags after the
+   * orchestrator's argv (before it when the argv holds `--`).
+   */
   file: string;
   args: string[];
+  head: number;
   /** Set over the caller's environment; `SPAWN_SLOT` becomes the spawn number. */
   env: Record<string, string>;
   /** PATH for a caller whose environment has none. */

@@ -126,6 +126,7 @@ export async function runOrchestrated(
           cli: spec.cli.name,
           file: onRuntime.file,
           args: onRuntime.args,
+          head: onRuntime.args.length - target.args.length,
           env: { ...cell.env, ...target.env },
           path: cliPath,
         },

@@ -38,7 +38,13 @@ writeFileSync(
 );
 const env = { ...process.env, ...plumbing };
 if (env.PATH === undefined) env.PATH = config.path;
-const args = config.args.flatMap((a) => (a === "@@ARGV@@" ? argv : [fill(a)]));
+// The driver's own flags (Codex's provider) go after the caller's: a later `-c` wins, and a
+// caller's own `-c model_provider=…` must not take the CLI off the fake. After a `--` they would
+// be operands, so there they stay before the caller's argv.
+const slot = config.args.indexOf("@@ARGV@@");
+const flags = config.args.slice(config.head, slot).concat(config.args.slice(slot + 1)).map(fill);
+const head = config.args.slice(0, config.head);
+const args = argv.includes("--") ? [...head, ...flags, ...argv] : [...head, ...argv, ...flags];
 
 // Each stream kept up to the bound; the count goes on past it.
 function recorder(name) {
