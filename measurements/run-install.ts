@@ -80,17 +80,6 @@ export async function installVersions(
   );
 }
 
-/** Throws (exit 2) when the cache entry of `key` has no installed package or no npm integrity. */
-export function refuseUnverified(key: string, f: InstalledFacts): void {
-  const redo = `remove it from the vendor cache and run \`witness vendors add ${key}\``;
-  if (f.packages.length === 0)
-    throw new UsageError(`${key}: the vendor cache entry holds no package npm installed; ${redo}`);
-  if (f.integrity === null)
-    throw new UsageError(
-      `${key}: npm recorded no integrity for ${f.pkg} in the vendor cache entry (not installed from the registry?); ${redo}`,
-    );
-}
-
 /** What the vendor cache says of each installed version (`versionKey`), for the records. */
 export async function installedVersions(
   entries: readonly RunEntry[],
@@ -102,9 +91,6 @@ export async function installedVersions(
     const key = versionKey(cli);
     if (out.has(key)) continue;
     const f = await (facts ?? defaultFacts)(cli, cacheDir);
-    // A record of the vendor cache's install names what npm verified: an entry made by hand (a
-    // wrapper dropped in as the "CLI") has no installed package or no integrity, and is refused.
-    if (facts === undefined && f !== null) refuseUnverified(key, f);
     if (f !== null) out.set(key, installedCli(f));
   }
   return out;
