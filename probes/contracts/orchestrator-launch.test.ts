@@ -1,6 +1,7 @@
 // The orchestrator launch in a probe spec: its shape, the CLIs it may name, its placeholders.
 import { describe, expect, it } from "vitest";
 
+import { zodIssues } from "../../core/read-input.js";
 import { cliPathVariable, resolveCliPaths } from "./orchestrator-launch.js";
 import { probeSpecSchema } from "./probe-spec.js";
 
@@ -12,7 +13,7 @@ const spec = (orchestrator: Record<string, unknown>) => ({
 });
 const issues = (value: unknown) => {
   const parsed = probeSpecSchema.safeParse(value);
-  return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+  return parsed.success ? [] : zodIssues(parsed.error).map((i) => `${i.path}: ${i.message}`);
 };
 
 describe("orchestrator launch", () => {
@@ -33,6 +34,7 @@ describe("orchestrator launch", () => {
       { packages: ["@anthropic-ai/claude-agent-sdk@^0.3"] },
       "launch.orchestrator.packages.0: expected <package>@<exact version>, e.g. @anthropic-ai/claude-agent-sdk@0.3.332",
     ],
+    [{ clis: ["no-such-cli"] }, "launch.orchestrator.clis.0: Invalid option: expected one of"],
     [{ maxSpawns: 1000 }, "launch.orchestrator.maxSpawns: Too big: expected number to be <=256"],
     [
       { command: ["run", "{{path:cli:codex}}"] },
