@@ -17,8 +17,13 @@ const started = Date.now();
 let n = 0;
 for (let i = 1; n === 0; i++) {
   if (i > config.maxSpawns) {
-    writeFileSync(join(config.spawnsDir, `refused.${process.pid}.${started}`), JSON.stringify({ argv }));
-    process.stderr.write(`witness: spawn refused: more than ${config.maxSpawns} spawns of ${config.cli}\n`);
+    writeFileSync(
+      join(config.spawnsDir, `refused.${process.pid}.${started}`),
+      JSON.stringify({ argv }),
+    );
+    process.stderr.write(
+      `witness: spawn refused: more than ${config.maxSpawns} spawns of ${config.cli}\n`,
+    );
     process.exit(97);
   }
   try {
@@ -34,7 +39,15 @@ const plumbing = Object.fromEntries(Object.entries(config.env).map(([k, v]) => [
 const overridden = Object.keys(plumbing).filter((k) => process.env[k] !== plumbing[k]);
 writeFileSync(
   join(dir, "call.json"),
-  JSON.stringify({ cli: config.cli, argv, env: process.env, overridden, cwd: process.cwd(), start: started, pid: process.pid }),
+  JSON.stringify({
+    cli: config.cli,
+    argv,
+    env: process.env,
+    overridden,
+    cwd: process.cwd(),
+    start: started,
+    pid: process.pid,
+  }),
 );
 const env = { ...process.env, ...plumbing };
 if (env.PATH === undefined) env.PATH = config.path;
@@ -42,7 +55,10 @@ if (env.PATH === undefined) env.PATH = config.path;
 // caller's own `-c model_provider=…` must not take the CLI off the fake. After a `--` they would
 // be operands, so there they stay before the caller's argv.
 const slot = config.args.indexOf("@@ARGV@@");
-const flags = config.args.slice(config.head, slot).concat(config.args.slice(slot + 1)).map(fill);
+const flags = config.args
+  .slice(config.head, slot)
+  .concat(config.args.slice(slot + 1))
+  .map(fill);
 const head = config.args.slice(0, config.head);
 const args = argv.includes("--") ? [...head, ...flags, ...argv] : [...head, ...argv, ...flags];
 
@@ -97,7 +113,13 @@ function finish(code, signal) {
   done = true;
   stdinLog.close();
   stdoutLog.close();
-  const end = { exitCode: code, signal, end: Date.now(), stdinBytes: stdinLog.bytes, stdoutBytes: stdoutLog.bytes };
+  const end = {
+    exitCode: code,
+    signal,
+    end: Date.now(),
+    stdinBytes: stdinLog.bytes,
+    stdoutBytes: stdoutLog.bytes,
+  };
   writeFileSync(join(dir, "exit.json"), JSON.stringify(end));
   process.stdin.destroy();
   if (signal !== null) {
