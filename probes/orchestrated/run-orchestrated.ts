@@ -2,7 +2,7 @@
 // orchestrator's command in the same containment a CLI gets, and one observation per spawn.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { symlink } from "node:fs/promises";
+import { symlink, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 
 import { buildChildEnv } from "../../core/child-env.js";
@@ -181,6 +181,9 @@ export async function runOrchestrated(
     });
     options.signal?.throwIfAborted();
     const requests = [...server.requests];
+    // A kept cell keeps the captured requests too (each with its spawn), beside spawns/<n>/.
+    if (options.keep)
+      await writeFile(join(cell.root, "requests.json"), JSON.stringify(requests, null, 2));
     const records = readSpawnRecords(shims.spawnsDir);
     const spawns = await observeSpawns({
       driver,
