@@ -4,7 +4,14 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["dist/**", "node_modules/**", "**/fixtures/**", "eslint.config.js", "scripts/*.mjs"],
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "**/fixtures/**",
+      "eslint.config.js",
+      "scripts/*.mjs",
+      "probes/orchestrated/assets/*.mjs",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

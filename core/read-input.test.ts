@@ -7,7 +7,7 @@ import { z } from "zod";
 import { tempDir } from "../test/support/temp-dir.js";
 import { InputError } from "./errors.js";
 import { runProcess } from "./exec.js";
-import { readInput, readUserFile } from "./read-input.js";
+import { readInput, readUserFile, zodIssues } from "./read-input.js";
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -71,5 +71,29 @@ describe("a YAML document read from a file", () => {
     expect((await read("a: [1,\n")).error?.message).toMatch(
       /not valid YAML or JSON: .* at line 2, column 1$/,
     );
+  });
+});
+
+describe("zodIssues on a union", () => {
+  const shapes = z.union([
+    z.strictObject({ argv: z.array(z.string()) }),
+    z.strictObject({ orchestrator: z.strictObject({ clis: z.array(z.enum(["a", "b"])) }) }),
+  ]);
+  const lines = (value: unknown) => {
+    const parsed = shapes.safeParse(value);
+    return parsed.success ? [] : zodIssues(parsed.error);
+  };
+
+  it("reports the issues of the one shape the value's keys chose", () => {
+    expect(lines({ orchestrator: { clis: ["c"] } })).toEqual([
+      { path: "orchestrator.clis.0", message: 'Invalid option: expected one of "a"|"b"' },
+    ]);
+    expect(lines({ argv: [1] })).toEqual([
+      { path: "argv.0", message: "Invalid input: expected string, received number" },
+    ]);
+  });
+
+  it("keeps the union's own message when no shape, or more than one, fits the keys", () => {
+    expect(lines({ neither: 1 })).toEqual([{ path: "", message: "Invalid input" }]);
   });
 });

@@ -11,10 +11,29 @@ import { errnoCode } from "./fs-errors.js";
 
 /** Turns zod issues into `path: message` lines a person can act on. */
 export function zodIssues(error: z.ZodError): InputIssue[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join("."),
-    message: issue.message,
-  }));
+  return error.issues.flatMap((issue) => issueLines(issue, []));
+}
+
+type Issue = z.core.$ZodIssue;
+
+// A union none of whose shapes fit says only "Invalid input": when exactly one shape has no key
+// the value lacks or does not allow at its top (the value picked that shape by its keys, e.g. a
+// launch's `orchestrator:`), that shape's own issues are the ones a person can act on.
+function issueLines(issue: Issue, prefix: PropertyKey[]): InputIssue[] {
+  const path = [...prefix, ...issue.path];
+  if (issue.code === "invalid_union" && issue.errors.length > 0) {
+    const fitting = issue.errors.filter(
+      (branch) =>
+        !branch.some(
+          (i) =>
+            i.path.length === 0 ||
+            (i.path.length === 1 && i.code === "invalid_type" && i.input === undefined),
+        ),
+    );
+    const only = fitting[0];
+    if (fitting.length === 1 && only !== undefined) return only.flatMap((i) => issueLines(i, path));
+  }
+  return [{ path: path.map(String).join("."), message: issue.message }];
 }
 
 /** Validates an already-parsed value; throws InputError naming `file` on failure. */

@@ -1,6 +1,7 @@
 import { runtimeText } from "../probes/contracts/runtime.js";
 import { heldSummary } from "../probes/isolation/sandbox-report.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
+import { orchestratorLines } from "./render-orchestrator.js";
 import type { WitnessBuild } from "./witness-build.js";
 
 function cell(text: string): string {
@@ -31,6 +32,7 @@ function spawnLines(spawn: SpawnRecord): string[] {
       ? []
       : [`- containment: ${heldSummary(obs.containment ?? "unknown", obs.containmentHeld)}`]),
     `- markers: ${seen.join(", ") || "none"}`,
+    ...orchestratorLines(obs),
   );
   // A created sentinel and the call that explains it; one no call explains is flagged.
   const created = obs.sentinels.filter((s) => s.created && s.byCall !== undefined);

@@ -65,6 +65,8 @@ function effectiveFixture(fixture: Fixture, script: Script, form: CanonicalForm)
 
 /** A launch with its defaults written out: no variable set or removed unless the arm says so. */
 function effectiveLaunch(launch: Launch) {
+  // An orchestrator launch came after the effective forms: it is hashed as written.
+  if ("orchestrator" in launch) return launch;
   return { ...launch, env: { set: launch.env?.set ?? {}, unset: launch.env?.unset ?? [] } };
 }
 

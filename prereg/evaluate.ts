@@ -1,5 +1,6 @@
 import type { Observation, Sighting } from "../probes/contracts/observation.js";
-import { acceptedOutcomes, type Predicate } from "./predicate.js";
+import { acceptedOutcomes, type Predicate, selectorOf } from "./predicate.js";
+import { selectSpawns, spawnCountResult, spawnedResult, spawnView } from "./spawn-predicates.js";
 
 /** A predicate's outcome on one observation, with the one-line reason. */
 export interface PredicateResult {
@@ -237,8 +238,21 @@ function readsOnlyResult(
   };
 }
 
-/** Evaluates one predicate from the observation alone. */
+/**
+ * Evaluates one predicate from the observation alone; with a spawn selector, on the selected
+ * spawn's own observation (`any`: one spawn passes; `all`: every spawn does).
+ */
 export function evaluatePredicate(p: Predicate, obs: Observation): PredicateResult {
+  const selector = selectorOf(p);
+  if (selector === undefined) return evaluateWhole(p, obs);
+  const { spawns, problem } = selectSpawns(obs, selector);
+  if (problem !== null) return { pass: false, explanation: problem };
+  const results = spawns.map((s) => ({ s: s.spawn, r: evaluateWhole(p, spawnView(obs, s)) }));
+  const pass = selector === "any" ? results.some((x) => x.r.pass) : results.every((x) => x.r.pass);
+  return { pass, explanation: results.map((x) => `spawn ${x.s}: ${x.r.explanation}`).join("; ") };
+}
+
+function evaluateWhole(p: Predicate, obs: Observation): PredicateResult {
   switch (p.kind) {
     case "marker-present":
     case "marker-absent":
@@ -280,5 +294,9 @@ export function evaluatePredicate(p: Predicate, obs: Observation): PredicateResu
       return argvRejectedResult(p, obs);
     case "reads-only":
       return readsOnlyResult(p, obs);
+    case "spawned":
+      return spawnedResult(p, obs);
+    case "spawn-count":
+      return spawnCountResult(p, obs);
   }
 }

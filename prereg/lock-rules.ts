@@ -28,6 +28,11 @@ export function isAbsence(p: Predicate): boolean {
       return p.count === 0;
     case "tools-offered-exactly":
       return p.tools.length === 0;
+    case "spawn-count":
+      // Passed by an orchestrator that spawned nothing: an absence.
+      return p.equals === undefined ? (p.atLeast ?? 0) === 0 : p.equals === 0;
+    case "spawned":
+      return false;
     // Every kind is listed: a new one fails the build here until it is classified.
     case "marker-present":
     case "sentinel-created":

@@ -5,6 +5,12 @@ import {
   SIGHTING_CONTEXT,
   toolOutcomeSchema,
 } from "../probes/contracts/observation.js";
+import {
+  spawnCountSchema,
+  spawnedSchema,
+  type SpawnSelector,
+  spawnSelectorSchema,
+} from "./spawn-predicates.js";
 
 const name = z.string().regex(/^[A-Za-z0-9_]+$/, "expected a name of letters, digits and _");
 
@@ -31,6 +37,8 @@ const scopeFields = {
   request: z.number().int().min(0, "expected a request index of 0 or more").optional(),
   role: z.string().min(1, "expected a role such as system, user or developer").optional(),
   near: nearSchema.optional(),
+  /** An orchestrator launch: the spawn whose requests are read (absent: all of them together). */
+  spawn: spawnSelectorSchema.optional(),
 };
 
 type Scope = { in?: string; request?: number; role?: string; near?: unknown };
@@ -121,13 +129,16 @@ const sentinelContentSchema = z
         message: "expected exactly one of equals or matches",
       });
   });
+const spawn = spawnSelectorSchema.optional();
 const toolOfferedSchema = z.strictObject({
   kind: z.literal("tool-offered"),
   tool: z.string().min(1),
+  spawn,
 });
 const toolNotOfferedSchema = z.strictObject({
   kind: z.literal("tool-not-offered"),
   tool: z.string().min(1),
+  spawn,
 });
 /** The tools offered are exactly these, in any order. */
 const toolsOfferedExactlySchema = z.strictObject({
@@ -148,6 +159,7 @@ const toolCallSchema = z
     kind: z.literal("tool-call"),
     tool: z.string().min(1).optional(),
     call: z.number().int().min(1, "expected a 1-based call number").optional(),
+    spawn,
     outcome: z.union([outcome, z.array(outcome).min(1, "expected at least one outcome")], {
       error: `expected one of ${outcome.options.join(", ")}, or a non-empty list of them`,
     }),
@@ -162,10 +174,15 @@ export function acceptedOutcomes(p: Extract<Predicate, { kind: "tool-call" }>): 
   return typeof p.outcome === "string" ? [p.outcome] : [...p.outcome];
 }
 
-const exitCodeSchema = z.strictObject({ kind: z.literal("exit-code"), equals: z.number().int() });
+const exitCodeSchema = z.strictObject({
+  kind: z.literal("exit-code"),
+  equals: z.number().int(),
+  spawn,
+});
 const permissionModeSchema = z.strictObject({
   kind: z.literal("permission-mode"),
   equals: z.string().min(1),
+  spawn,
 });
 const sandboxPolicySchema = z.strictObject({
   kind: z.literal("sandbox-policy"),
@@ -238,6 +255,8 @@ export const predicateSchema = z.discriminatedUnion("kind", [
   sideRequestAbsentSchema,
   argvRejectedSchema,
   readsOnlySchema,
+  spawnedSchema,
+  spawnCountSchema,
 ]);
 export type Predicate = z.infer<typeof predicateSchema>;
 
@@ -259,6 +278,11 @@ function scopeLabel(p: Scope): string {
 
 /** A short human label for a predicate, e.g. `marker-absent HOME_MD in system`. */
 export function predicateLabel(p: Predicate): string {
+  const selected = "spawn" in p && p.spawn !== undefined ? ` spawn ${String(p.spawn)}` : "";
+  return `${bareLabel(p)}${p.kind === "spawned" ? "" : selected}`;
+}
+
+function bareLabel(p: Predicate): string {
   switch (p.kind) {
     case "marker-present":
     case "marker-absent":
@@ -288,5 +312,14 @@ export function predicateLabel(p: Predicate): string {
       return `argv-rejected ${p.flag === undefined ? "" : `${p.flag} `}matches /${p.matches}/`;
     case "reads-only":
       return `reads-only [${p.allow.join(", ")}]`;
+    case "spawned":
+      return `spawned spawn ${String(p.spawn)}${p.argv === undefined ? "" : ` argv ${JSON.stringify(p.argv)}`}${p.argvIncludes === undefined ? "" : ` argv includes ${JSON.stringify(p.argvIncludes)}`}${p.env === undefined ? "" : ` env ${JSON.stringify(p.env)}`}`;
+    case "spawn-count":
+      return `spawn-count${p.equals === undefined ? "" : ` = ${p.equals}`}${p.atLeast === undefined ? "" : ` >= ${p.atLeast}`}${p.atMost === undefined ? "" : ` <= ${p.atMost}`}`;
   }
+}
+
+/** The spawn selector of a predicate that takes one, when it names one. */
+export function selectorOf(p: Predicate): SpawnSelector | undefined {
+  return p.kind !== "spawned" && "spawn" in p ? p.spawn : undefined;
 }

@@ -1,10 +1,10 @@
 import { z } from "zod";
 
 import { fixtureSchema, layoutProblems, plantedMarkerNames } from "../probes/contracts/fixture.js";
-import { launchEnvProblems } from "../probes/contracts/launch-env.js";
 import { unknownPathRoots, unknownRootMessage } from "../probes/contracts/placeholders.js";
 import {
   cliRefSchema,
+  launchProblems,
   launchSchema,
   unusedSentinelPlacements,
 } from "../probes/contracts/probe-spec.js";
@@ -115,10 +115,10 @@ export const protocolSchema = z
           path: ["arms", i, ...path],
           message: unknownRootMessage(root),
         });
-      for (const problem of launchEnvProblems(arm.launch.env))
+      for (const problem of launchProblems(protocol.cli.name, arm.launch))
         ctx.addIssue({
           code: "custom",
-          path: ["arms", i, "launch", "env", ...problem.path],
+          path: ["arms", i, "launch", ...problem.path],
           message: problem.message,
         });
       const calls = scriptCalls(arm.script).length;

@@ -9,6 +9,7 @@ import { type Cell, cellEnv, cellSentinelPath } from "./cell/cell.js";
 import { resolveSentinelsDeep } from "./cell/markers.js";
 import { type FileRoot, plantedMarkerNames, WORKSPACE_SENTINEL_DIR } from "./contracts/fixture.js";
 import { cellLayout } from "./contracts/fixture-paths.js";
+import type { LaunchEnv } from "./contracts/launch-env.js";
 import { resolvePaths, resolvePathsDeep, WITNESS_CLI } from "./contracts/placeholders.js";
 import type { ProbeSpec } from "./contracts/probe-spec.js";
 import type { Script } from "./contracts/script.js";
@@ -117,12 +118,14 @@ export async function drySpawn(
     cell: cell.env,
     ...(planned === null ? {} : { planned: planned.env }),
     launched: launched.env,
-    ...(launch.env === undefined ? {} : { launch: launch.env }),
+    ...(launchEnvOf(launch) === undefined ? {} : { launch: launchEnvOf(launch) }),
   });
+  // An orchestrator launch runs its command; the CLI is what its shim would start.
+  const command = "orchestrator" in launch ? launch.orchestrator.command : null;
   return {
-    file,
+    file: command === null ? file : (command[0] ?? ""),
     installed: cached !== null,
-    args: redactArgv(launched.args),
+    args: redactArgv(command === null ? launched.args : command.slice(1)),
     env: redactEnv(env),
     cwd: cell.cwd,
     ...(launched.stdin === undefined ? {} : { stdin: launched.stdin }),
@@ -135,4 +138,9 @@ export async function drySpawn(
       cell.pathRoots,
     ),
   };
+}
+
+/** The variables an arm sets: an orchestrator's own, or the CLI launch's. */
+function launchEnvOf(launch: ProbeSpec["launch"]): LaunchEnv | undefined {
+  return "orchestrator" in launch ? launch.orchestrator.env : launch.env;
 }

@@ -54,6 +54,7 @@ import { noRequestReason, reasonText } from "./no-request.js";
 import { traceWrap } from "./observe/file-trace.js";
 import { observe } from "./observe/observe.js";
 import { listCell, startTrace, tracedReads, type Tracing } from "./observe/trace-spawn.js";
+import { runOrchestrated } from "./orchestrated/run-orchestrated.js";
 import { launchOn, runtimeFor } from "./runtime.js";
 import { spawnEnv } from "./spawn-env.js";
 import { ensureCli } from "./vendor-cache.js";
@@ -168,6 +169,18 @@ export async function runProbe(
   const { facts: managed, masked } = await checkManaged(spec.cli.name, managedMode, {
     ...(options.managedRoot === undefined ? {} : { root: options.managedRoot }),
   });
+  if ("orchestrator" in spec.launch) {
+    if (masked.length > 0)
+      throw new RefusalError(
+        "managed-unmaskable",
+        `${masked.join(", ")}: an orchestrator launch cannot mask managed files yet`,
+      );
+    const launch = spec.launch;
+    return runOrchestrated(
+      { ...spec, launch },
+      { ...options, dispose: (c) => dispose(c, options) },
+    );
+  }
   const started = performance.now();
   let cli: { bin: string; version: string };
   try {
@@ -232,7 +245,9 @@ export async function runProbe(
       cell: cell.env,
       ...(planned === null ? {} : { planned: planned.env }),
       launched: launched.env,
-      ...(launchSpec.env === undefined ? {} : { launch: launchSpec.env }),
+      ...("orchestrator" in launchSpec || launchSpec.env === undefined
+        ? {}
+        : { launch: launchSpec.env }),
       runtime: choice.runtime,
     });
     await driver.prepare?.({ cell, env, baseUrl, version: cli.version });

@@ -124,3 +124,46 @@ describe("the observation summary", () => {
     );
   });
 });
+
+describe("summarizeObservation of an orchestrator launch", () => {
+  it("names the orchestrator's packages and each spawn's argv, exit and markers seen", () => {
+    const text = summarizeObservation({
+      ...base,
+      orchestrator: {
+        command: ["node", "run.mjs"],
+        clis: ["claude-code"],
+        packages: [{ name: "@a/sdk", version: "0.3.332", integrity: "sha512-x" }],
+        files: [],
+        maxSpawns: 16,
+      },
+      spawns: [
+        {
+          spawn: 1,
+          cli: "claude-code",
+          argv: ["--setting-sources=user"],
+          env: {},
+          overridden: [],
+          cwd: "/w",
+          stdin: "",
+          stdinBytes: 0,
+          stdout: "",
+          stdoutBytes: 0,
+          exitCode: 0,
+          signal: null,
+          startMs: 1,
+          durationMs: 2,
+          requestCount: 1,
+          markers: base.markers,
+          toolsOffered: [],
+          toolCalls: [],
+          permissionMode: null,
+          transcriptFile: null,
+        },
+      ],
+    });
+    expect(text).toContain("orchestrator package: @a/sdk@0.3.332 (sha512-x)");
+    expect(text).toContain(
+      'spawn 1: claude-code ["--setting-sources=user"] exit 0, 1 request(s), markers seen: WS',
+    );
+  });
+});

@@ -21,6 +21,14 @@ export function summarizeObservation(o: Observation): string {
   if (o.containmentHeld !== undefined)
     lines.push(`containment: ${heldSummary(o.containment ?? "unknown", o.containmentHeld)}`);
   if (o.runtime !== undefined) lines.push(`runtime: ${runtimeText(o.runtime)}`);
+  for (const p of o.orchestrator?.packages ?? [])
+    lines.push(`orchestrator package: ${p.name}@${p.version} (${p.integrity})`);
+  for (const s of o.spawns ?? []) {
+    const seen = s.markers.filter((m) => m.seenIn.length > 0).map((m) => m.name);
+    lines.push(
+      `spawn ${s.spawn}: ${s.cli} ${JSON.stringify(s.argv)} exit ${String(s.exitCode)}, ${s.requestCount} request(s), markers seen: ${seen.join(", ") || "none"}`,
+    );
+  }
   if (o.permissionMode !== null || o.sandboxPolicy !== null) {
     lines.push(
       `permission mode: ${o.permissionMode ?? "-"}  sandbox policy: ${o.sandboxPolicy ?? "-"}`,

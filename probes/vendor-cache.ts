@@ -98,7 +98,7 @@ async function reportVersion(
 }
 
 /** The first executable `name` in the directories of `path`, or null. */
-function onPath(name: string, path = ""): string | null {
+export function onPath(name: string, path = ""): string | null {
   for (const dir of path.split(":").filter((d) => d.startsWith("/"))) {
     try {
       accessSync(join(dir, name), constants.X_OK);
@@ -114,7 +114,7 @@ function onPath(name: string, path = ""): string | null {
  * Runs npm, or a freshly installed CLI, the way a probe runs a CLI (probes/isolation/contain.ts):
  * it and everything it starts die with witness however witness dies, SIGKILL included.
  */
-async function runContained(
+export async function runContained(
   file: string,
   args: readonly string[],
   options: { env: Record<string, string>; cwd: string; timeoutMs: number },

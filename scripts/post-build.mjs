@@ -3,6 +3,6 @@ import { chmodSync, cpSync, existsSync } from "node:fs";
 
 await import("./bundle-cli.mjs");
 chmodSync("dist/cli/main.js", 0o755);
-for (const dir of ["shims/assets", "probes/isolation/assets"]) {
+for (const dir of ["shims/assets", "probes/isolation/assets", "probes/orchestrated/assets"]) {
   if (existsSync(dir)) cpSync(dir, `dist/${dir}`, { recursive: true });
 }

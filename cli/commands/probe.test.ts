@@ -25,6 +25,7 @@ describe("witness probe and witness vendors, argv to options", () => {
         cli: "claude-code@2.1.332",
         fixture: "f.yaml",
         "accept-loaded-user-config": false,
+        orchestrator: false,
         json: true,
         keep: false,
         timeout: 5,
@@ -49,6 +50,7 @@ describe("witness probe and witness vendors, argv to options", () => {
         cli: "pi@0.73.1",
         stdin: "-starts with a dash",
         "accept-loaded-user-config": false,
+        orchestrator: false,
         json: false,
         keep: false,
         timeout: 5,
@@ -58,6 +60,81 @@ describe("witness probe and witness vendors, argv to options", () => {
       "/w",
     );
     expect(input).toMatchObject({ cli: "pi@0.73.1", argv: ["-p"], stdin: "-starts with a dash" });
+  });
+});
+
+describe("witness probe --orchestrator, argv to spec", () => {
+  it("maps --orchestrator, --package and --max-spawns to the probe input", () => {
+    const input = probeInputFromArgs(
+      {
+        cli: "claude-code@2.1.332",
+        "accept-loaded-user-config": false,
+        orchestrator: true,
+        package: ["@anthropic-ai/claude-agent-sdk@0.3.332"],
+        "max-spawns": 3,
+        json: false,
+        keep: false,
+        timeout: 5,
+        cache: undefined,
+        "--": ["node", "run.mjs"],
+      },
+      "/w",
+    );
+    expect(input).toMatchObject({
+      orchestrator: true,
+      packages: ["@anthropic-ai/claude-agent-sdk@0.3.332"],
+      maxSpawns: 3,
+      argv: ["node", "run.mjs"],
+    });
+  });
+
+  it("plants a script the command names in the workspace and runs it by its base name", async () => {
+    const { loadProbeSpec } = await import("../../probes/probe-input.js");
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "witness-orch-"));
+    writeFileSync(join(dir, "run.mjs"), "console.log(1);\n");
+    const spec = await loadProbeSpec({
+      cli: "claude-code@2.1.332",
+      orchestrator: true,
+      argv: ["node", "run.mjs", "user"],
+      cwd: dir,
+    });
+    expect(spec.launch).toEqual({
+      orchestrator: { command: ["node", "run.mjs", "user"], clis: ["claude-code"] },
+    });
+    expect(spec.fixture.files).toEqual([
+      { at: "workspace", path: "run.mjs", content: "console.log(1);\n" },
+    ]);
+  });
+
+  it("exits 2 naming a package pin that is not exact and --package without --orchestrator", async () => {
+    const loose = await witness(
+      "probe",
+      "--cli",
+      "claude-code@2.1.332",
+      "--orchestrator",
+      "--package",
+      "sdk@^1",
+      "--",
+      "node",
+      "x.mjs",
+    );
+    expect(loose.exitCode).toBe(2);
+    expect(loose.stderr).toContain(
+      "launch.orchestrator.packages.0: expected <package>@<exact version>",
+    );
+    const stray = await witness(
+      "probe",
+      "--cli",
+      "claude-code@2.1.332",
+      "--package",
+      "sdk@1.0.0",
+      "--",
+      "-p",
+    );
+    expect(stray.exitCode).toBe(2);
+    expect(stray.stderr).toContain("--package goes with --orchestrator");
   });
 });
 

@@ -14,6 +14,9 @@ export interface ProbeArgs {
   "node-runtime"?: string;
   "accept-loaded-user-config": boolean;
   "trace-files"?: boolean;
+  orchestrator: boolean;
+  package?: string[];
+  "max-spawns"?: number;
   json: boolean;
   keep: boolean;
   /** Seconds. */
@@ -33,6 +36,9 @@ export function probeInputFromArgs(args: ProbeArgs, cwd = process.cwd()): ProbeI
     ...(args["node-runtime"] === undefined ? {} : { nodeRuntime: args["node-runtime"] }),
     acceptLoadedUserConfig: args["accept-loaded-user-config"],
     ...(args["trace-files"] === true ? { traceFiles: true } : {}),
+    ...(args.orchestrator ? { orchestrator: true } : {}),
+    ...(args.package === undefined ? {} : { packages: args.package }),
+    ...(args["max-spawns"] === undefined ? {} : { maxSpawns: args["max-spawns"] }),
     argv: (args["--"] ?? []).map(String),
     timeoutMs: timeoutMs(args.timeout) ?? 60_000,
     cwd,
@@ -50,7 +56,7 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
           y
             .parserConfiguration({ "populate--": true })
             .usage(
-              "$0 probe --cli <name@version> [--fixture f] [--script f] (--node f | -- <args>)",
+              "$0 probe --cli <name@version> [--fixture f] [--script f] (--node f | -- <args> | --orchestrator -- <command…>)",
             )
             .option("cli", {
               type: "string",
@@ -80,13 +86,30 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
               default: false,
               describe: "render --node as the orchestrator does under that run flag",
             })
-            .option("keep", { type: "boolean", default: false, describe: "keep the cell on disk" })
             .option("trace-files", {
               type: "boolean",
               default: false,
               describe:
                 "trace the files the spawn opens (strace) and report every instruction-like file it read, planted or not",
-            }),
+            })
+            .option("orchestrator", {
+              type: "boolean",
+              default: false,
+              describe:
+                "the command after -- is an orchestrator that spawns --cli itself (through the shim in $WITNESS_CLI_<NAME>)",
+            })
+            .option("package", {
+              type: "string",
+              array: true,
+              describe:
+                "an npm package the orchestrator imports, e.g. @anthropic-ai/claude-agent-sdk@0.3.332",
+            })
+            .option("max-spawns", {
+              type: "number",
+              describe:
+                "the most CLI processes the orchestrator may start (default 16, at most 256)",
+            })
+            .option("keep", { type: "boolean", default: false, describe: "keep the cell on disk" }),
           "the observation",
         ),
       ),

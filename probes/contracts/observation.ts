@@ -76,6 +76,82 @@ export const noRequestReasonSchema = z.object({
 });
 export type NoRequestReason = z.infer<typeof noRequestReasonSchema>;
 
+/** One planted marker and where it reached the model. */
+export const observedMarkerSchema = z.object({
+  name: z.string(),
+  value: z.string(),
+  /** Cell-relative paths the marker was planted in. */
+  planted: z.array(z.string()),
+  seenIn: z.array(markerLocationSchema),
+  /** Per agent request, section and role (absent in records written before it existed). */
+  sightings: z.array(sightingSchema).optional(),
+});
+
+/** One tool call the fake model issued, and how it ended. */
+export const observedCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown(),
+  outcome: toolOutcomeSchema,
+  /** What decided the outcome, in the classifier's words (absent in older records). */
+  because: z.string().optional(),
+  resultText: z.string(),
+  /** The CLI's own recorded permission decision (Claude Code's permissionDecision …), when recorded. */
+  permissionDecision: z.string().nullable(),
+  /** Its place in the script, 1-based across every turn's calls (absent in older records). */
+  call: z.number().int().optional(),
+  /** How the transcript says the call ended (absent in records written before it was read). */
+  transcriptOutcome: toolOutcomeSchema.optional(),
+});
+
+/**
+ * One CLI process an orchestrator started through its cell shim: what the orchestrator handed it
+ * (argv, environment before witness's plumbing, cwd, stdin) and what it did (its requests to the
+ * fake by route prefix, markers, tool calls, transcript, exit).
+ */
+export const spawnObservationSchema = z.object({
+  /** The number the shim claimed (1, 2, …): the fake's `/s/<n>` route. */
+  spawn: z.number().int().positive(),
+  cli: z.string(),
+  /** The arguments the orchestrator passed (after the program). */
+  argv: z.array(z.string()),
+  /** The environment the orchestrator gave, secrets redacted. */
+  env: z.record(z.string(), z.string()),
+  /** The variables the shim set over the orchestrator's (its plumbing: endpoint, key, HOME …). */
+  overridden: z.array(z.string()),
+  cwd: z.string(),
+  /** What the orchestrator wrote on the CLI's stdin, up to the bound, redacted. */
+  stdin: z.string(),
+  stdinBytes: z.number().int(),
+  /** What the CLI printed on stdout, up to the bound, redacted. */
+  stdout: z.string(),
+  stdoutBytes: z.number().int(),
+  /** null when the shim recorded no end (the containment killed it). */
+  exitCode: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  /** Milliseconds after the orchestrator started, and how long the CLI ran. */
+  startMs: z.number(),
+  durationMs: z.number().nullable(),
+  requestCount: z.number().int(),
+  markers: z.array(observedMarkerSchema),
+  toolsOffered: z.array(z.string()),
+  toolCalls: z.array(observedCallSchema),
+  permissionMode: z.string().nullable(),
+  transcriptFile: z.string().nullable(),
+});
+export type SpawnObservation = z.infer<typeof spawnObservationSchema>;
+
+/** The orchestrator as a subject: its command, the packages it imported, the fixture files it ran. */
+export const orchestratorSubjectSchema = z.object({
+  command: z.array(z.string()),
+  clis: z.array(z.string()),
+  packages: z.array(z.object({ name: z.string(), version: z.string(), integrity: z.string() })),
+  /** The command's arguments that name a planted fixture file, with that file's content hash. */
+  files: z.array(z.object({ path: z.string(), sha256: z.string() })),
+  maxSpawns: z.number().int(),
+});
+export type OrchestratorSubject = z.infer<typeof orchestratorSubjectSchema>;
+
 /** Everything one probe spawn observed. Every field comes from what the CLI did. */
 export const observationSchema = z.object({
   cli: z.object({ name: z.string(), version: z.string() }),
@@ -107,17 +183,7 @@ export const observationSchema = z.object({
   timedOut: z.boolean(),
   durationMs: z.number(),
   requestCount: z.number().int(),
-  markers: z.array(
-    z.object({
-      name: z.string(),
-      value: z.string(),
-      /** Cell-relative paths the marker was planted in. */
-      planted: z.array(z.string()),
-      seenIn: z.array(markerLocationSchema),
-      /** Per agent request, section and role (absent in records written before it existed). */
-      sightings: z.array(sightingSchema).optional(),
-    }),
-  ),
+  markers: z.array(observedMarkerSchema),
   sentinels: z.array(
     z.object({
       name: z.string(),
@@ -135,23 +201,7 @@ export const observationSchema = z.object({
     }),
   ),
   toolsOffered: z.array(z.string()),
-  toolCalls: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      input: z.unknown(),
-      outcome: toolOutcomeSchema,
-      /** What decided the outcome, in the classifier's words (absent in older records). */
-      because: z.string().optional(),
-      resultText: z.string(),
-      /** The CLI's own recorded permission decision (Claude Code's permissionDecision …), when recorded. */
-      permissionDecision: z.string().nullable(),
-      /** Its place in the script, 1-based across every turn's calls (absent in older records). */
-      call: z.number().int().optional(),
-      /** How the transcript says the call ended (absent in records written before it was read). */
-      transcriptOutcome: toolOutcomeSchema.optional(),
-    }),
-  ),
+  toolCalls: z.array(observedCallSchema),
   /** Claude Code: the prompt record's permissionMode; Codex: the turn context's approval policy. */
   permissionMode: z.string().nullable(),
   /** Codex: turn_context.sandbox_policy.type. */
@@ -223,6 +273,10 @@ export const observationSchema = z.object({
    * fields, lines that are not JSON), as `file:line: …`: the CLI's format may have moved.
    */
   transcriptWarnings: z.array(z.string()).optional(),
+  /** An orchestrator launch: the orchestrator that ran (the probe's second subject). */
+  orchestrator: orchestratorSubjectSchema.optional(),
+  /** An orchestrator launch: every CLI process it started through a shim, in spawn order. */
+  spawns: z.array(spawnObservationSchema).optional(),
   /** Infrastructure problems that make this spawn unfit as evidence (empty when none). */
   faults: z.array(z.string()),
   stdoutTail: z.string(),
@@ -248,8 +302,21 @@ export function redactObservation(o: Observation): Observation {
     ...(o.noRequestReason === undefined
       ? {}
       : { noRequestReason: redactStrings(o.noRequestReason, env) }),
+    ...(o.spawns === undefined ? {} : { spawns: o.spawns.map(redactSpawn) }),
     faults: redactStrings(o.faults, env),
     stdoutTail: redactStrings(o.stdoutTail, env),
     stderrTail: redactStrings(o.stderrTail, env),
+  };
+}
+
+function redactSpawn(s: SpawnObservation): SpawnObservation {
+  const env = s.env;
+  return {
+    ...s,
+    argv: redactArgv(s.argv, env),
+    env: redactEnv(env),
+    stdin: redactText(s.stdin, env),
+    stdout: redactText(s.stdout, env),
+    toolCalls: redactStrings(s.toolCalls, env),
   };
 }

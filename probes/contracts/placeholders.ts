@@ -42,10 +42,15 @@ export function unknownPathRoots(
   at: (string | number)[] = [],
 ): { path: (string | number)[]; root: string }[] {
   if (typeof value === "string")
-    return [...value.matchAll(PATH_RE)]
-      .map((m) => m[1] ?? "")
-      .filter((root) => !(PATH_ROOTS as readonly string[]).includes(root))
-      .map((root) => ({ path: at, root }));
+    return (
+      [...value.matchAll(PATH_RE)]
+        .map((m) => m[1] ?? "")
+        // `cli:<name>` is an orchestrator launch's shim, checked against the CLIs the launch lists.
+        .filter(
+          (root) => !(PATH_ROOTS as readonly string[]).includes(root) && !root.startsWith("cli:"),
+        )
+        .map((root) => ({ path: at, root }))
+    );
   if (Array.isArray(value)) return value.flatMap((v, i) => unknownPathRoots(v, [...at, i]));
   if (value !== null && typeof value === "object")
     return Object.entries(value).flatMap(([k, v]) => unknownPathRoots(v, [...at, k]));

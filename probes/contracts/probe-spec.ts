@@ -5,6 +5,7 @@ import { UsageError } from "../../core/errors.js";
 import { compareVersions } from "../../core/version-order.js";
 import { type Fixture, fixtureSchema, layoutProblems } from "./fixture.js";
 import { launchEnvProblems, launchEnvSchema } from "./launch-env.js";
+import { orchestratorLaunchSchema, unlistedCliPaths } from "./orchestrator-launch.js";
 import { unknownPathRoots, unknownRootMessage } from "./placeholders.js";
 import { nodePinSchema } from "./runtime.js";
 import { type Script, scriptSchema, sentinelNames } from "./script.js";
@@ -40,8 +41,40 @@ export const launchSchema = z.union([
     /** Text for the CLI's standard input, e.g. a prompt (absent: stdin is empty). */
     stdin: z.string().optional(),
   }),
+  z.strictObject({ orchestrator: orchestratorLaunchSchema }),
 ]);
 export type Launch = z.infer<typeof launchSchema>;
+
+/**
+ * What is wrong with a launch beyond its shape: variables it may not touch, and for an
+ * orchestrator a CLI other than the pinned one (one pin per probe) or a `{{path:cli:<name>}}`
+ * naming a CLI it does not list.
+ */
+export function launchProblems(
+  cli: string,
+  launch: Launch,
+): { path: (string | number)[]; message: string }[] {
+  if (!("orchestrator" in launch))
+    return launchEnvProblems(launch.env).map((p) => ({ ...p, path: ["env", ...p.path] }));
+  const o = launch.orchestrator;
+  const problems = launchEnvProblems(o.env).map((p) => ({
+    ...p,
+    path: ["orchestrator", "env", ...p.path],
+  }));
+  o.clis.forEach((name, i) => {
+    if (name !== cli)
+      problems.push({
+        path: ["orchestrator", "clis", i],
+        message: `expected the probe's pinned CLI (${cli}); got "${name}", which has no version pinned here`,
+      });
+  });
+  for (const { path, name } of unlistedCliPaths(o, o.clis, ["orchestrator"]))
+    problems.push({
+      path,
+      message: `expected {{path:cli:<name>}} naming a CLI of orchestrator.clis (${o.clis.join(", ")}); got "${name}"`,
+    });
+  return problems;
+}
 
 /** Names the fixture's `sentinelsIn` places that the script never uses (a placement of nothing). */
 export function unusedSentinelPlacements(fixture: Fixture, script: Script): string[] {
@@ -76,12 +109,8 @@ export const probeSpecSchema = z
     };
     for (const { path, root } of unknownPathRoots(placed))
       ctx.addIssue({ code: "custom", path, message: unknownRootMessage(root) });
-    for (const problem of launchEnvProblems(spec.launch.env))
-      ctx.addIssue({
-        code: "custom",
-        path: ["launch", "env", ...problem.path],
-        message: problem.message,
-      });
+    for (const problem of launchProblems(spec.cli.name, spec.launch))
+      ctx.addIssue({ code: "custom", path: ["launch", ...problem.path], message: problem.message });
     const used = sentinelNames(spec.script);
     for (const name of unusedSentinelPlacements(spec.fixture, spec.script)) {
       ctx.addIssue({

@@ -31,6 +31,12 @@ export const capturedRequestSchema = z.object({
   status: z.number().int().optional(),
   /** The tool calls this reply issued (absent when it issued none). */
   issued: z.array(issuedCallSchema).optional(),
+  /**
+   * Who sent it, by the route prefix of the base URL it was given (absent: no prefix): a CLI
+   * process started through a cell shim (`/s/<n>`: `spawn` n), or the orchestrator's own
+   * environment (`/o`: `spawn` 0, a request no shim started).
+   */
+  spawn: z.number().int().nonnegative().optional(),
 });
 export type CapturedRequest = z.infer<typeof capturedRequestSchema>;
 
@@ -42,8 +48,36 @@ export type Reply = (
   | { kind: "hang" }
 ) & { answer: string; issued?: readonly IssuedCall[] };
 
-/** A protocol: given a request's path, parsed body and method, the reply to play. */
-export type Responder = (path: string, body: unknown, method: string) => Reply;
+/**
+ * A protocol: given a request's path (route prefix taken off), parsed body and method, the reply
+ * to play; `spawn` is the spawn the route prefix named, when it named one.
+ */
+export type Responder = (path: string, body: unknown, method: string, spawn?: number) => Reply;
+
+/** The spawn a route prefix names: `/s/<n>` is spawn n (n ≥ 1), `/o` is 0; absent for any other path. */
+export interface Routed {
+  spawn?: number;
+  /** The path with the prefix taken off, as the protocol reads it. */
+  path: string;
+}
+
+/** The largest spawn number a route may name (a bound, not a count of anything). */
+export const MAX_ROUTED_SPAWN = 100_000;
+
+/** Splits a request path into its attribution prefix and the path the protocol answers. */
+export function routeOf(path: string): Routed {
+  const spawned = /^\/s\/([1-9]\d{0,5})(\/.*|\?.*)?$/.exec(path);
+  if (spawned?.[1] !== undefined && Number(spawned[1]) <= MAX_ROUTED_SPAWN)
+    return { spawn: Number(spawned[1]), path: normalise(spawned[2]) };
+  const own = /^\/o(\/.*|\?.*)?$/.exec(path);
+  if (own !== null) return { spawn: 0, path: normalise(own[1]) };
+  return { path };
+}
+
+function normalise(rest: string | undefined): string {
+  if (rest === undefined || rest === "") return "/";
+  return rest.startsWith("?") ? `/${rest}` : rest;
+}
 
 /** A running fake server. */
 export interface FakeServer {
@@ -116,11 +150,12 @@ export async function startFakeServer(
     const parts: Buffer[] = [];
     req.on("data", (chunk: Buffer) => parts.push(chunk));
     req.on("end", () => {
-      const path = req.url ?? "/";
+      const routed = routeOf(req.url ?? "/");
+      const path = routed.path;
       const body = parseBody(Buffer.concat(parts).toString("utf8"));
       let reply: Reply;
       try {
-        reply = respond(path, body, req.method ?? "");
+        reply = respond(path, body, req.method ?? "", routed.spawn);
       } catch (error) {
         const body = { error: errorMessage(error) };
         reply = { kind: "json", status: 500, body, answer: "responder-error" };
@@ -135,6 +170,7 @@ export async function startFakeServer(
         ...(reply.issued === undefined || reply.issued.length === 0
           ? {}
           : { issued: [...reply.issued] }),
+        ...(routed.spawn === undefined ? {} : { spawn: routed.spawn }),
       });
       play(reply, res);
     });

@@ -1,7 +1,7 @@
 // One sandboxed spawn's launch: a host uid of its own and the view of its cell (what the CLI, its
 // tool calls and whatever they start can see), released when the spawn is over.
 import { claimSpawnUid, type SandboxLaunch } from "./contain.js";
-import { prepareView, spawnDirs } from "./view.js";
+import { outermost, prepareView, spawnDirs } from "./view.js";
 
 /** A sandbox ready for one spawn. */
 export interface PreparedSandbox {
@@ -19,8 +19,13 @@ export async function prepareSandbox(input: {
   path: string;
   cell: { root: string; cwd: string };
   masks: readonly string[];
+  /** More directories to show read-only (an orchestrator's packages). */
+  readOnly?: readonly string[];
 }): Promise<PreparedSandbox> {
-  const readOnly = spawnDirs({ bin: input.bin, path: input.path });
+  const readOnly = outermost([
+    ...spawnDirs({ bin: input.bin, path: input.path }),
+    ...(input.readOnly ?? []),
+  ]);
   const uid = claimSpawnUid();
   try {
     const view = await prepareView({ cell: input.cell.root, readOnly, masks: input.masks });

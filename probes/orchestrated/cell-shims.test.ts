@@ -1,0 +1,86 @@
+// The cell shim on a stand-in CLI (a node one-liner): a spawn number per call, witness's plumbing
+// over the caller's environment, stdin and stdout passed through and recorded, the exit code kept,
+// and calls past the bound refused.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { afterEach, describe, expect, it } from "vitest";
+
+import { run, tempDir } from "../../test/support/temp-dir.js";
+import { ARGV_SLOT, SPAWN_SLOT, writeCellShims } from "./cell-shims.js";
+import { readSpawnRecords } from "./spawn-records.js";
+
+// The stand-in CLI: echoes stdin upper-cased, then its argv and two variables, exits with argv[0].
+const STAND_IN = `let t="";process.stdin.on("data",d=>t+=d).on("end",()=>{process.stdout.write(t.toUpperCase()+JSON.stringify({argv:process.argv.slice(1),url:process.env.ANTHROPIC_BASE_URL,own:process.env.OWN??null}));process.exit(Number(process.argv[1]))});`;
+
+let cleanup: (() => Promise<void>) | null = null;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = null;
+});
+
+async function shims(maxSpawns: number) {
+  const temp = await tempDir("witness-cell-shims-");
+  cleanup = temp.cleanup;
+  const written = await writeCellShims({
+    root: temp.dir,
+    node: process.execPath,
+    targets: [
+      {
+        cli: "claude-code",
+        file: process.execPath,
+        args: ["-e", STAND_IN, "+plumbing", ARGV_SLOT],
+        head: 2,
+        env: { ANTHROPIC_BASE_URL: `http://fake/s/${SPAWN_SLOT}` },
+        path: "/usr/bin:/bin",
+      },
+    ],
+    maxSpawns,
+  });
+  return { ...written, bin: written.paths["claude-code"] ?? "" };
+}
+
+describe("the cell shim", () => {
+  it("numbers each spawn, sets its route over the caller's, passes stdin and stdout and the exit code", async () => {
+    const s = await shims(4);
+    const env = { ANTHROPIC_BASE_URL: "https://api.example", OWN: "kept" };
+    const first = await run(s.bin, ["3", "two words"], { env, input: "hello" });
+    const second = await run(s.bin, ["0"], { env, input: "" });
+    expect(first.exitCode).toBe(3);
+    expect(first.stdout).toBe(
+      `HELLO${JSON.stringify({ argv: ["3", "two words", "+plumbing"], url: "http://fake/s/1", own: "kept" })}`,
+    );
+    expect(JSON.parse(second.stdout)).toMatchObject({ url: "http://fake/s/2" });
+    const { spawns, refused } = readSpawnRecords(s.spawnsDir);
+    expect(refused).toBe(0);
+    expect(spawns.map((r) => r.spawn)).toEqual([1, 2]);
+    const one = spawns[0];
+    expect(one?.call).toMatchObject({
+      cli: "claude-code",
+      argv: ["3", "two words"],
+      overridden: ["ANTHROPIC_BASE_URL"],
+    });
+    expect(one?.call?.env.ANTHROPIC_BASE_URL).toBe("https://api.example");
+    expect(one?.stdin).toBe("hello");
+    expect(one?.stdout).toBe(first.stdout);
+    expect(one?.exit).toMatchObject({ exitCode: 3, signal: null, stdinBytes: 5 });
+  });
+
+  it("puts the driver's flags after the caller's argv, or before it when the argv holds --", async () => {
+    const s = await shims(4);
+    const after = await run(s.bin, ["0", "x"], { input: "" });
+    const dashed = await run(s.bin, ["0", "--", "x"], { input: "" });
+    expect(JSON.parse(after.stdout)).toMatchObject({ argv: ["0", "x", "+plumbing"] });
+    expect(JSON.parse(dashed.stdout)).toMatchObject({ argv: ["+plumbing", "0", "--", "x"] });
+  });
+
+  it("refuses a spawn past the bound with exit 97, and records it", async () => {
+    const s = await shims(1);
+    expect((await run(s.bin, ["0"], { input: "" })).exitCode).toBe(0);
+    const past = await run(s.bin, ["0"], { input: "" });
+    expect(past.exitCode).toBe(97);
+    expect(past.stderr).toContain("more than 1 spawns of claude-code");
+    expect(readSpawnRecords(s.spawnsDir)).toMatchObject({ refused: 1 });
+    expect(readFileSync(join(s.dir, ".claude-code.json"), "utf8")).toContain('"maxSpawns":1');
+  });
+});
