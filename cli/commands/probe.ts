@@ -13,6 +13,9 @@ export interface ProbeArgs {
   stdin?: string;
   "node-runtime"?: string;
   "accept-loaded-user-config": boolean;
+  env?: string[];
+  replay?: string;
+  call?: number;
   json: boolean;
   keep: boolean;
   /** Seconds. */
@@ -31,6 +34,7 @@ export function probeInputFromArgs(args: ProbeArgs, cwd = process.cwd()): ProbeI
     ...(args.stdin === undefined ? {} : { stdin: args.stdin }),
     ...(args["node-runtime"] === undefined ? {} : { nodeRuntime: args["node-runtime"] }),
     acceptLoadedUserConfig: args["accept-loaded-user-config"],
+    ...(args.env === undefined ? {} : { env: args.env.map(String) }),
     argv: (args["--"] ?? []).map(String),
     timeoutMs: timeoutMs(args.timeout) ?? 60_000,
     cwd,
@@ -48,7 +52,7 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
           y
             .parserConfiguration({ "populate--": true })
             .usage(
-              "$0 probe --cli <name@version> [--fixture f] [--script f] (--node f | -- <args>)",
+              "$0 probe --cli <name@version> [--fixture f] [--script f] [--env K=V]… (--node f | --replay <shim log> [--call N] | -- <args>)",
             )
             .option("cli", {
               type: "string",
@@ -78,6 +82,19 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
               default: false,
               describe: "render --node as the orchestrator does under that run flag",
             })
+            .option("env", {
+              type: "string",
+              array: true,
+              describe: "NAME=value for the CLI's environment (repeatable; the cell's own refused)",
+            })
+            .option("replay", {
+              type: "string",
+              describe: "a shim log: replay one recorded call's argv, env and stdin as the probe",
+            })
+            .option("call", {
+              type: "number",
+              describe: "with --replay: which call (1-based; default the log's only one)",
+            })
             .option("keep", { type: "boolean", default: false, describe: "keep the cell on disk" }),
           "the observation",
         ),
@@ -89,7 +106,18 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
     const { loadProbeSpec } = await import("../../probes/probe-input.js");
     const { runProbe } = await import("../../probes/run-probe.js");
     const { summarizeObservation } = await import("../../probes/summary.js");
-    const spec = await loadProbeSpec(probeInputFromArgs(args));
+    const { UsageError } = await import("../../core/errors.js");
+    if (args.call !== undefined && args.replay === undefined)
+      throw new UsageError("--call goes with --replay <shim log>");
+    const replay =
+      args.replay === undefined
+        ? undefined
+        : await (await import("../../shims/replay-call.js")).replayCall(args.replay, args.call);
+    const spec = await loadProbeSpec({
+      ...probeInputFromArgs(args),
+      ...(replay === undefined ? {} : { replay }),
+      onNote: (line) => process.stderr.write(`witness: ${line}\n`),
+    });
     // Managed configuration is judged first, as runProbe does: a refused spawn installs nothing.
     const { checkManaged } = await import("../../probes/run-probe.js");
     await checkManaged(spec.cli.name, spec.fixture.managed ?? "record");
