@@ -9,7 +9,7 @@ import { fixtureSchema } from "./contracts/fixture.js";
 import { parseCliRef, type ProbeSpec, unusedSentinelPlacements } from "./contracts/probe-spec.js";
 import { type NodePin, nodePinSchema } from "./contracts/runtime.js";
 import { scriptSchema, sentinelNames } from "./contracts/script.js";
-import { checkReplay, envFlags, replayEnv,type ReplaySource } from "./replay-input.js";
+import { checkReplay, envFlags, replayEnv, type ReplaySource } from "./replay-input.js";
 
 /** What the command line says about one probe. */
 export interface ProbeInput {

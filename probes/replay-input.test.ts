@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 import { InputError, UsageError } from "../core/errors.js";
 import { loadProbeSpec } from "./probe-input.js";
-import { checkReplay, envFlags, replayEnv,type ReplaySource } from "./replay-input.js";
+import { checkReplay, envFlags, replayEnv, type ReplaySource } from "./replay-input.js";
 
 const cwd = join(import.meta.dirname, "test", "fixtures", "probe-input");
 
