@@ -1,3 +1,4 @@
+import { gatesText } from "../prereg/decision.js";
 import { runtimeText } from "../probes/contracts/runtime.js";
 import { heldSummary } from "../probes/isolation/sandbox-report.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
@@ -110,7 +111,7 @@ export function renderMarkdown(record: MeasurementRecord): string {
     "",
     `Verdict: **${record.verdict}**. Written by \`witness run\`; do not edit.`,
     "",
-    `- protocol: ${code(p.file)} (gates ADR ${p.adr}), hash ${code(p.canonicalHash)}, file bytes ${code(p.bytesHash)}`,
+    `- protocol: ${code(p.file)} (gates ${gatesText(p)}), hash ${code(p.canonicalHash)}, file bytes ${code(p.bytesHash)}`,
     `- locked at ${p.lockedAt} in commit ${code(p.lockCommit)}`,
     `- CLI: ${record.cli.name}@${record.cli.version}; versions that ran: ${record.cli.versionsRun.join(", ") || "none"}`,
     ...(record.cli.runtimes ?? []).map((r) => `- runtime: ${runtimeText(r)}`),
