@@ -12,6 +12,22 @@ function code(text: string): string {
   return `\`${text.replaceAll("`", "'")}\``;
 }
 
+// The inputs a spawn was given besides its argv, stated only when the launch or fixture set them.
+function inputLines(obs: NonNullable<SpawnRecord["observation"]>): string[] {
+  const out: string[] = [];
+  if (obs.cellRoot === "home")
+    out.push(
+      "- cell root: under witness's cache directory (`cell.root: home`), not the temp directory",
+    );
+  const set = Object.entries(obs.launchEnv?.set ?? {}).map(([k, v]) => `${k}=${v}`);
+  const unset = obs.launchEnv?.unset ?? [];
+  if (set.length + unset.length > 0)
+    out.push(
+      `- launch env: ${[...(set.length > 0 ? [`set ${code(set.join(" "))}`] : []), ...(unset.length > 0 ? [`unset ${code(unset.join(" "))}`] : [])].join("; ")}`,
+    );
+  return out;
+}
+
 function spawnLines(spawn: SpawnRecord): string[] {
   const obs = spawn.observation;
   const lines = [`#### spawn ${spawn.index}: ${spawn.status}`, ""];
@@ -22,6 +38,7 @@ function spawnLines(spawn: SpawnRecord): string[] {
   lines.push(
     `- argv: ${code(JSON.stringify(obs.argv))}`,
     `- cwd: ${code(obs.cwd)}`,
+    ...inputLines(obs),
     `- env (secrets redacted): ${code(
       Object.entries(obs.env)
         .map(([k, v]) => `${k}=${v}`)
