@@ -47,6 +47,10 @@ export async function loadProbeSpec(input: ProbeInput): Promise<ProbeSpec> {
   const replayed = replay === undefined ? null : replayEnv(replay.env);
   if (replayed !== null && replayed.dropped.length > 0)
     input.onNote?.(`replay: the cell sets its own ${replayed.dropped.join(", ")}`);
+  if (replay !== undefined && (replay.redacted ?? []).length > 0)
+    input.onNote?.(
+      `replay: not replayed, the log kept them redacted: ${(replay.redacted ?? []).join(", ")}`,
+    );
   const set = { ...replayed?.set, ...envFlags(input.env ?? []) };
   const env = Object.keys(set).length === 0 ? {} : { env: { set } };
   if (input.node !== undefined && argv.length > 0) {

@@ -60,7 +60,7 @@ describe("a replayed call", () => {
     const notes: string[] = [];
     const spec = await loadProbeSpec({
       cli: "claude-code@2.1.332",
-      replay: source(),
+      replay: source({ redacted: ["ANTHROPIC_API_KEY"] }),
       env: ["CLAUDE_CODE_X=2"],
       onNote: (line) => notes.push(line),
       cwd,
@@ -69,7 +69,10 @@ describe("a replayed call", () => {
       argv: ["-p", "hi", "--model", "opus"],
       env: { set: { CLAUDE_CODE_X: "2" } },
     });
-    expect(notes).toEqual(["replay: the cell sets its own HOME, ANTHROPIC_BASE_URL"]);
+    expect(notes).toEqual([
+      "replay: the cell sets its own HOME, ANTHROPIC_BASE_URL",
+      "replay: not replayed, the log kept them redacted: ANTHROPIC_API_KEY",
+    ]);
   });
 
   it("refuses a call of another CLI, naming the file and line", () => {

@@ -14,6 +14,8 @@ export interface ReplaySource {
   argv: readonly string[];
   /** The variables whose values the log kept. */
   env: Readonly<Record<string, string>>;
+  /** The names whose values the log kept only redacted (nothing to replay). */
+  redacted?: readonly string[];
   /** What the call read on stdin: a byte count and digest; null when it read none. */
   stdin: { bytes: number; sha256: string } | null;
 }
