@@ -34,7 +34,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     ),
   handler: handled(async (args) => {
     const { serveFake } = await import("../../probes/serve/serve.js");
-    const { renderCliEnv } = await import("../../probes/serve/cli-env.js");
+    const { renderCliEnv, undrivenClis } = await import("../../probes/serve/cli-env.js");
     const { catchInterrupts } = await import("../interrupts.js");
     // Installed before the URL is printed: a caller may signal as soon as it has read it.
     const interrupts = catchInterrupts();
@@ -48,7 +48,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       process.stdout.write(
         args.json
           ? `${JSON.stringify({ url: fake.url, clis: envs })}\n`
-          : `# witness fake model: ${fake.url}\n\n${envs.map(renderCliEnv).join("\n\n")}\n`,
+          : `# witness fake model: ${fake.url}\n\n${envs.map(renderCliEnv).join("\n\n")}\n\n# no driver, so no plumbing known: ${undrivenClis().join(", ")}\n`,
       );
       process.stderr.write("witness: serving until Ctrl-C (SIGINT) or SIGTERM\n");
       if (!interrupts.signal.aborted)

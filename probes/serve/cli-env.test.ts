@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { PROBE_CLI_NAMES } from "../../clis/names.js";
-import { allCliEnvs, cliEnv, renderCliEnv } from "./cli-env.js";
+import { CLI_NAMES, PROBE_CLI_NAMES } from "../../clis/names.js";
+import { allCliEnvs, cliEnv, renderCliEnv, undrivenClis } from "./cli-env.js";
 
 const URL = "http://127.0.0.1:4321";
 
@@ -48,6 +48,12 @@ describe("the env that points each CLI at a served fake", () => {
     const gemini = await cliEnv(URL, "gemini");
     expect(gemini.files.map((f) => f.path)).toEqual(["~/.gemini/settings.json"]);
     expect(gemini.files[0]?.content).toContain('"gemini-api-key"');
+  });
+
+  it("names the catalog's CLIs that have no driver, and only those", () => {
+    expect(undrivenClis()).toContain("cursor");
+    expect(undrivenClis()).not.toContain("claude-code");
+    expect(undrivenClis().length + PROBE_CLI_NAMES.length).toBe(CLI_NAMES.length);
   });
 
   it("leaves out the switches only a root cell needs", async () => {

@@ -5,7 +5,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 
-import { PROBE_CLI_NAMES, type ProbeCliName } from "../../clis/names.js";
+import { CLI_NAMES, PROBE_CLI_NAMES, type ProbeCliName } from "../../clis/names.js";
 import { PINNED } from "../../clis/pinned.js";
 import { makeDirs } from "../../core/make-dirs.js";
 import type { CellPaths } from "../drivers/driver.js";
@@ -100,6 +100,12 @@ async function listFiles(dir: string): Promise<[string, boolean][]> {
 /** Every CLI with a driver, in catalog order. */
 export function allCliEnvs(serverUrl: string): Promise<CliEnv[]> {
   return Promise.all(PROBE_CLI_NAMES.map((cli) => cliEnv(serverUrl, cli)));
+}
+
+/** The catalog's CLIs without a driver: witness knows no plumbing that points them at the fake. */
+export function undrivenClis(): string[] {
+  const driven: readonly string[] = PROBE_CLI_NAMES;
+  return CLI_NAMES.filter((cli) => !driven.includes(cli));
 }
 
 // POSIX single quotes: a value holding `'` closes, escapes and reopens them.
