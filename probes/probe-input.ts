@@ -9,7 +9,7 @@ import { fixtureSchema } from "./contracts/fixture.js";
 import { parseCliRef, type ProbeSpec, unusedSentinelPlacements } from "./contracts/probe-spec.js";
 import { type NodePin, nodePinSchema } from "./contracts/runtime.js";
 import { scriptSchema, sentinelNames } from "./contracts/script.js";
-import { checkReplay, envFlags, replayEnv, type ReplaySource } from "./replay-input.js";
+import { launchEnvOf } from "./replay-input.js";
 
 /** What the command line says about one probe. */
 export interface ProbeInput {
@@ -26,33 +26,16 @@ export interface ProbeInput {
   stdin?: string;
   /** An exact Node version to run a Node CLI on (absent: the one its engines.node asks for). */
   nodeRuntime?: string;
-  timeoutMs?: number;
-  cwd?: string;
   /** `--env NAME=value` flags, set on top of the cell's and the driver's variables. */
   env?: readonly string[];
-  /** A call a shim recorded, replayed: its argv and variables (those the cell does not own). */
-  replay?: ReplaySource;
-  /** Told what a replay leaves out (a line for the terminal). */
-  onNote?: (line: string) => void;
+  timeoutMs?: number;
+  cwd?: string;
 }
 
 /** Reads the fixture, script and node files named by `input` and assembles the spec. */
 export async function loadProbeSpec(input: ProbeInput): Promise<ProbeSpec> {
   const cli = parseCliRef(input.cli);
-  const { replay } = input;
-  if (replay !== undefined && (input.node !== undefined || (input.argv ?? []).length > 0))
-    throw new UsageError("give --replay alone: the recorded call is the argv");
-  if (replay !== undefined) checkReplay(replay, cli.name, input.stdin);
-  const argv = replay?.argv ?? input.argv ?? [];
-  const replayed = replay === undefined ? null : replayEnv(replay.env);
-  if (replayed !== null && replayed.dropped.length > 0)
-    input.onNote?.(`replay: the cell sets its own ${replayed.dropped.join(", ")}`);
-  if (replay !== undefined && (replay.redacted ?? []).length > 0)
-    input.onNote?.(
-      `replay: not replayed, the log kept them redacted: ${(replay.redacted ?? []).join(", ")}`,
-    );
-  const set = { ...replayed?.set, ...envFlags(input.env ?? []) };
-  const env = Object.keys(set).length === 0 ? {} : { env: { set } };
+  const argv = input.argv ?? [];
   if (input.node !== undefined && argv.length > 0) {
     throw new UsageError("give either --node <file> or raw arguments after --, not both");
   }
@@ -86,6 +69,7 @@ export async function loadProbeSpec(input: ProbeInput): Promise<ProbeSpec> {
       "--stdin goes with raw arguments; a node's rendering decides its own stdin",
     );
   }
+  const env = launchEnvOf(input.env ?? []);
   const launch =
     input.node === undefined
       ? { argv: [...argv], ...(input.stdin === undefined ? {} : { stdin: input.stdin }), ...env }

@@ -5,7 +5,13 @@ import { describe, expect, it } from "vitest";
 
 import { InputError, UsageError } from "../core/errors.js";
 import { loadProbeSpec } from "./probe-input.js";
-import { checkReplay, envFlags, replayEnv, type ReplaySource } from "./replay-input.js";
+import {
+  checkReplay,
+  envFlags,
+  replayEnv,
+  replayInput,
+  type ReplaySource,
+} from "./replay-input.js";
 
 const cwd = join(import.meta.dirname, "test", "fixtures", "probe-input");
 
@@ -58,13 +64,12 @@ describe("a replayed call", () => {
 
   it("becomes the spec's argv and variables, --env on top", async () => {
     const notes: string[] = [];
-    const spec = await loadProbeSpec({
-      cli: "claude-code@2.1.332",
-      replay: source({ redacted: ["ANTHROPIC_API_KEY"] }),
-      env: ["CLAUDE_CODE_X=2"],
-      onNote: (line) => notes.push(line),
-      cwd,
-    });
+    const input = replayInput(
+      { cli: "claude-code@2.1.332", env: ["CLAUDE_CODE_X=2"], cwd },
+      source({ redacted: ["ANTHROPIC_API_KEY"] }),
+      (line) => notes.push(line),
+    );
+    const spec = await loadProbeSpec(input);
     expect(spec.launch).toEqual({
       argv: ["-p", "hi", "--model", "opus"],
       env: { set: { CLAUDE_CODE_X: "2" } },
@@ -92,9 +97,9 @@ describe("a replayed call", () => {
     expect(() => checkReplay(source(), "claude-code", "x")).toThrow(/read nothing on stdin/);
   });
 
-  it("refuses raw arguments beside it", async () => {
-    await expect(
-      loadProbeSpec({ cli: "claude-code@2.1.332", replay: source(), argv: ["-p"], cwd }),
-    ).rejects.toThrow(/give --replay alone/);
+  it("refuses raw arguments beside it", () => {
+    expect(() => replayInput({ cli: "claude-code@2.1.332", argv: ["-p"], cwd }, source())).toThrow(
+      /give --replay alone/,
+    );
   });
 });

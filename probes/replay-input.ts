@@ -5,6 +5,8 @@ import { createHash } from "node:crypto";
 import { canonicalCliName, type ProbeCliName } from "../clis/names.js";
 import { InputError, UsageError } from "../core/errors.js";
 import { launchEnvProblems } from "./contracts/launch-env.js";
+import { parseCliRef } from "./contracts/probe-spec.js";
+import type { ProbeInput } from "./probe-input.js";
 
 /** A call a shim recorded, as `witness probe --replay` hands it over (see shims/replay-call.ts). */
 export interface ReplaySource {
@@ -34,6 +36,37 @@ export function envFlags(flags: readonly string[]): Record<string, string> {
     out[name] = flag.slice(eq + 1);
   }
   return out;
+}
+
+/** `--env` flags as a launch's `env` (nothing when there are none). */
+export function launchEnvOf(flags: readonly string[]): { env?: { set: Record<string, string> } } {
+  const set = envFlags(flags);
+  return Object.keys(set).length === 0 ? {} : { env: { set } };
+}
+
+/**
+ * The probe input a recorded call becomes: its argv, and its variables as `--env` flags (those the
+ * cell does not own; flags given on the command line win), after checking it is a call of the
+ * `--cli` named and that `--stdin` is what it read. `note` hears what is left out.
+ */
+export function replayInput(
+  input: ProbeInput,
+  replay: ReplaySource,
+  note: (line: string) => void = () => undefined,
+): ProbeInput {
+  if (input.node !== undefined || (input.argv ?? []).length > 0)
+    throw new UsageError("give --replay alone: the recorded call is the argv");
+  checkReplay(replay, parseCliRef(input.cli).name, input.stdin);
+  const { set, dropped } = replayEnv(replay.env);
+  if (dropped.length > 0) note(`replay: the cell sets its own ${dropped.join(", ")}`);
+  const redacted = replay.redacted ?? [];
+  if (redacted.length > 0)
+    note(`replay: not replayed, the log kept them redacted: ${redacted.join(", ")}`);
+  const own = new Set(Object.keys(envFlags(input.env ?? [])));
+  const recorded = Object.entries(set)
+    .filter(([name]) => !own.has(name))
+    .map(([name, value]) => `${name}=${value}`);
+  return { ...input, argv: [...replay.argv], env: [...recorded, ...(input.env ?? [])] };
 }
 
 /** The recorded call's variables a probe may set, and those the cell owns (its HOME, endpoint, key). */

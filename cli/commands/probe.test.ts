@@ -61,6 +61,43 @@ describe("witness probe and witness vendors, argv to options", () => {
   });
 });
 
+describe("witness probe and vendors path refusing bad input (in process)", () => {
+  it("exits 2 with the accepted form for a bad CLI reference, without a stack trace", async () => {
+    const result = await witness("probe", "--cli", "claude-code@latest", "--", "-p", "x");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(
+      /^witness: --cli "claude-code@latest": expected an exact version like 2.1.332/,
+    );
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("exits 2 when vendors path names a version that is not installed", async () => {
+    const result = await witness("vendors", "path", "codex@0.0.1");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      "codex@0.0.1 is not installed; run `witness vendors add codex@0.0.1`",
+    );
+  });
+
+  it("exits 2 naming the fixture file and field when the fixture is invalid", async () => {
+    const fixture = join(ROOT, "probes", "test", "fixtures", "probe-input", "bad-fixture.yaml");
+    const result = await witness(
+      "probe",
+      "--cli",
+      "codex@0.171.0",
+      "--fixture",
+      fixture,
+      "--",
+      "exec",
+      "go",
+    );
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      `${fixture}: files.0.path: expected a path without '.' or '..' segments`,
+    );
+  });
+});
+
 describe("witness probe --env and --replay", () => {
   it("maps each --env flag to the probe input", () => {
     const input = probeInputFromArgs(
@@ -97,42 +134,5 @@ describe("witness probe --env and --replay", () => {
     const run = await witness("probe", "--cli", "claude-code@2.1.332", "--call", "2", "--", "-p");
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain("--call goes with --replay");
-  });
-});
-
-describe("witness probe and vendors path refusing bad input (in process)", () => {
-  it("exits 2 with the accepted form for a bad CLI reference, without a stack trace", async () => {
-    const result = await witness("probe", "--cli", "claude-code@latest", "--", "-p", "x");
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(
-      /^witness: --cli "claude-code@latest": expected an exact version like 2.1.332/,
-    );
-    expect(result.stderr).not.toMatch(/\n\s+at /);
-  });
-
-  it("exits 2 when vendors path names a version that is not installed", async () => {
-    const result = await witness("vendors", "path", "codex@0.0.1");
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain(
-      "codex@0.0.1 is not installed; run `witness vendors add codex@0.0.1`",
-    );
-  });
-
-  it("exits 2 naming the fixture file and field when the fixture is invalid", async () => {
-    const fixture = join(ROOT, "probes", "test", "fixtures", "probe-input", "bad-fixture.yaml");
-    const result = await witness(
-      "probe",
-      "--cli",
-      "codex@0.171.0",
-      "--fixture",
-      fixture,
-      "--",
-      "exec",
-      "go",
-    );
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain(
-      `${fixture}: files.0.path: expected a path without '.' or '..' segments`,
-    );
   });
 });

@@ -11,11 +11,11 @@ export interface ProbeArgs {
   script?: string;
   node?: string;
   stdin?: string;
-  "node-runtime"?: string;
-  "accept-loaded-user-config": boolean;
   env?: string[];
   replay?: string;
   call?: number;
+  "node-runtime"?: string;
+  "accept-loaded-user-config": boolean;
   json: boolean;
   keep: boolean;
   /** Seconds. */
@@ -32,9 +32,9 @@ export function probeInputFromArgs(args: ProbeArgs, cwd = process.cwd()): ProbeI
     ...(args.script === undefined ? {} : { script: args.script }),
     ...(args.node === undefined ? {} : { node: args.node }),
     ...(args.stdin === undefined ? {} : { stdin: args.stdin }),
+    ...(args.env === undefined ? {} : { env: args.env.map(String) }),
     ...(args["node-runtime"] === undefined ? {} : { nodeRuntime: args["node-runtime"] }),
     acceptLoadedUserConfig: args["accept-loaded-user-config"],
-    ...(args.env === undefined ? {} : { env: args.env.map(String) }),
     argv: (args["--"] ?? []).map(String),
     timeoutMs: timeoutMs(args.timeout) ?? 60_000,
     cwd,
@@ -52,7 +52,7 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
           y
             .parserConfiguration({ "populate--": true })
             .usage(
-              "$0 probe --cli <name@version> [--fixture f] [--script f] [--env K=V]… (--node f | --replay <shim log> [--call N] | -- <args>)",
+              "$0 probe --cli <name@version> [--fixture f] [--script f] (--node f | -- <args>)",
             )
             .option("cli", {
               type: "string",
@@ -72,16 +72,6 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
               type: "string",
               describe: "text for the CLI's standard input, e.g. the prompt (with raw arguments)",
             })
-            .option("node-runtime", {
-              type: "string",
-              describe:
-                "the Node to run a Node CLI on, e.g. 22.23.5 (default: what its engines.node asks for)",
-            })
-            .option("accept-loaded-user-config", {
-              type: "boolean",
-              default: false,
-              describe: "render --node as the orchestrator does under that run flag",
-            })
             .option("env", {
               type: "string",
               array: true,
@@ -95,6 +85,16 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
               type: "number",
               describe: "with --replay: which call (1-based; default the log's only one)",
             })
+            .option("node-runtime", {
+              type: "string",
+              describe:
+                "the Node to run a Node CLI on, e.g. 22.23.5 (default: what its engines.node asks for)",
+            })
+            .option("accept-loaded-user-config", {
+              type: "boolean",
+              default: false,
+              describe: "render --node as the orchestrator does under that run flag",
+            })
             .option("keep", { type: "boolean", default: false, describe: "keep the cell on disk" }),
           "the observation",
         ),
@@ -106,18 +106,8 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
     const { loadProbeSpec } = await import("../../probes/probe-input.js");
     const { runProbe } = await import("../../probes/run-probe.js");
     const { summarizeObservation } = await import("../../probes/summary.js");
-    const { UsageError } = await import("../../core/errors.js");
-    if (args.call !== undefined && args.replay === undefined)
-      throw new UsageError("--call goes with --replay <shim log>");
-    const replay =
-      args.replay === undefined
-        ? undefined
-        : await (await import("../../shims/replay-call.js")).replayCall(args.replay, args.call);
-    const spec = await loadProbeSpec({
-      ...probeInputFromArgs(args),
-      ...(replay === undefined ? {} : { replay }),
-      onNote: (line) => process.stderr.write(`witness: ${line}\n`),
-    });
+    const { replayedArgs } = await import("../probe-replay.js");
+    const spec = await loadProbeSpec(await replayedArgs(probeInputFromArgs(args), args));
     // Managed configuration is judged first, as runProbe does: a refused spawn installs nothing.
     const { checkManaged } = await import("../../probes/run-probe.js");
     await checkManaged(spec.cli.name, spec.fixture.managed ?? "record");
