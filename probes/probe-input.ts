@@ -69,14 +69,17 @@ export async function loadProbeSpec(input: ProbeInput): Promise<ProbeSpec> {
       "--stdin goes with raw arguments; a node's rendering decides its own stdin",
     );
   }
-  const env = launchEnvOf(input.env ?? []);
   const launch =
     input.node === undefined
-      ? { argv: [...argv], ...(input.stdin === undefined ? {} : { stdin: input.stdin }), ...env }
+      ? {
+          argv: [...argv],
+          ...(input.stdin === undefined ? {} : { stdin: input.stdin }),
+          ...launchEnvOf(input.env ?? []),
+        }
       : {
           node: await readInput(z.record(z.string(), z.unknown()), at(input.node)),
           acceptLoadedUserConfig: input.acceptLoadedUserConfig ?? false,
-          ...env,
+          ...launchEnvOf(input.env ?? []),
         };
   let runtime: NodePin | undefined;
   if (input.nodeRuntime !== undefined) {
