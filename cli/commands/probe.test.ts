@@ -99,21 +99,20 @@ describe("witness probe and vendors path refusing bad input (in process)", () =>
 });
 
 describe("witness probe --env and --replay", () => {
-  it("maps each --env flag to the probe input", () => {
-    const input = probeInputFromArgs(
-      {
-        cli: "codex@0.171.0",
-        env: ["A=1", "B=2"],
-        "accept-loaded-user-config": false,
-        json: false,
-        keep: false,
-        timeout: 5,
-        cache: undefined,
-        "--": ["exec", "hi"],
-      },
-      "/w",
+  it("passes every --env flag on, the second one refused here", async () => {
+    const run = await witness(
+      "probe",
+      "--cli",
+      "codex@0.171.0",
+      "--env",
+      "A=1",
+      "--env",
+      "MY_TOKEN=x",
+      "--",
+      "exec",
     );
-    expect(input).toMatchObject({ env: ["A=1", "B=2"], argv: ["exec", "hi"] });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('--env "MY_TOKEN=x": expected a variable the cell does not own');
   });
 
   it("exits 2 naming the flag for an --env the cell owns", async () => {
