@@ -7,6 +7,7 @@ import { hasCommit, missingCommit, repoRoot } from "../core/git.js";
 import { compareVersions } from "../core/version-order.js";
 import { recheckRecord } from "../measurements/recheck.js";
 import type { Verdict } from "../measurements/record.js";
+import { gatesText } from "../prereg/decision.js";
 import { isUsable, listProtocols, type LockCheck } from "../prereg/verify.js";
 import { type CommittedRecord, recordsAtHead, type RejectedRecord } from "./committed-records.js";
 import { type GateHistory, gateHistory } from "./gate-history.js";
@@ -164,6 +165,13 @@ export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidenc
   }
   if (!isUsable(check.state) || check.lock === null)
     return { ...none, note: `protocol ${id}: ${check.message}` };
+  // A protocol registered for someone else's decision (or none) is no witness ADR's evidence.
+  if (check.loaded.protocol.adr === undefined)
+    return {
+      ...none,
+      file,
+      note: `protocol ${id} gates ${gatesText(check.loaded.protocol)}, not a witness ADR`,
+    };
   const hash = check.lock.canonicalHash;
   const { slug } = check.loaded.protocol;
   const mine = (path: string) => basename(path).startsWith(`${id}-${slug}-`);

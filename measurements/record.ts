@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { decisionSchema } from "../prereg/decision.js";
 import { observationSchema } from "../probes/contracts/observation.js";
 import { cliRefSchema, probeCliNameSchema } from "../probes/contracts/probe-spec.js";
 import { runtimeSchema } from "../probes/contracts/runtime.js";
@@ -98,7 +99,9 @@ export const recordSchema = z.object({
     id: z.string().regex(/^\d{4}$/, "expected a four-digit id"),
     slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected a kebab-case slug"),
     title: z.string(),
-    adr: z.string(),
+    /** The witness ADR the protocol gates; absent when it gates a `decision` instead. */
+    adr: z.string().optional(),
+    decision: decisionSchema.optional(),
     hypothesis: z.string(),
     /** The protocol file, relative to the repository root. */
     file: z.string(),

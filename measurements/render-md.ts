@@ -1,3 +1,4 @@
+import { gatesText } from "../prereg/decision.js";
 import { runtimeText } from "../probes/contracts/runtime.js";
 import { heldSummary } from "../probes/isolation/sandbox-report.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
@@ -12,6 +13,22 @@ function code(text: string): string {
   return `\`${text.replaceAll("`", "'")}\``;
 }
 
+// The inputs a spawn was given besides its argv, stated only when the launch or fixture set them.
+function inputLines(obs: NonNullable<SpawnRecord["observation"]>): string[] {
+  const out: string[] = [];
+  if (obs.cellRoot === "home")
+    out.push(
+      "- cell root: under witness's cache directory (`cell.root: home`), not the temp directory",
+    );
+  const set = Object.entries(obs.launchEnv?.set ?? {}).map(([k, v]) => `${k}=${v}`);
+  const unset = obs.launchEnv?.unset ?? [];
+  if (set.length + unset.length > 0)
+    out.push(
+      `- launch env: ${[...(set.length > 0 ? [`set ${code(set.join(" "))}`] : []), ...(unset.length > 0 ? [`unset ${code(unset.join(" "))}`] : [])].join("; ")}`,
+    );
+  return out;
+}
+
 function spawnLines(spawn: SpawnRecord): string[] {
   const obs = spawn.observation;
   const lines = [`#### spawn ${spawn.index}: ${spawn.status}`, ""];
@@ -22,6 +39,7 @@ function spawnLines(spawn: SpawnRecord): string[] {
   lines.push(
     `- argv: ${code(JSON.stringify(obs.argv))}`,
     `- cwd: ${code(obs.cwd)}`,
+    ...inputLines(obs),
     `- env (secrets redacted): ${code(
       Object.entries(obs.env)
         .map(([k, v]) => `${k}=${v}`)
@@ -112,7 +130,7 @@ export function renderMarkdown(record: MeasurementRecord): string {
     "",
     `Verdict: **${record.verdict}**. Written by \`witness run\`; do not edit.`,
     "",
-    `- protocol: ${code(p.file)} (gates ADR ${p.adr}), hash ${code(p.canonicalHash)}, file bytes ${code(p.bytesHash)}`,
+    `- protocol: ${code(p.file)} (gates ${gatesText(p)}), hash ${code(p.canonicalHash)}, file bytes ${code(p.bytesHash)}`,
     `- locked at ${p.lockedAt} in commit ${code(p.lockCommit)}`,
     `- CLI: ${record.cli.name}@${record.cli.version}; versions that ran: ${record.cli.versionsRun.join(", ") || "none"}`,
     ...(record.cli.runtimes ?? []).map((r) => `- runtime: ${runtimeText(r)}`),

@@ -199,6 +199,25 @@ describe("secrets in a record", () => {
   });
 });
 
+describe("a spawn's inputs in records", () => {
+  it("states a cell root under HOME and the variables the launch set, in the Markdown and the JSON", async () => {
+    const record = await runProtocol(locked(), {
+      probe: () =>
+        Promise.resolve(
+          observation({
+            markers: [marker("A", ["messages"]), marker("B", [])],
+            cellRoot: "home",
+            launchEnv: { set: { FOO: "1" }, unset: ["IS_SANDBOX"] },
+          }),
+        ),
+    });
+    expect(record.arms[0]?.spawns[0]?.observation?.cellRoot).toBe("home");
+    const md = renderMarkdown(record);
+    expect(md).toContain("- cell root: under witness's cache directory (`cell.root: home`)");
+    expect(md).toContain("- launch env: set `FOO=1`; unset `IS_SANDBOX`");
+  });
+});
+
 describe("managed configuration in records", () => {
   it("says in the Markdown which machine-wide files were looked for and which were present", async () => {
     const files = (present: boolean) => [

@@ -83,6 +83,12 @@ describe("the effective canonical form", () => {
     expect(arm?.script).toMatchObject({ final: "done", classifier: "allow" });
   });
 
+  it("hashes a cell root under HOME apart from the temp directory", () => {
+    const home = protocol({ fixture: "{ cell: { root: home } }" });
+    expect(protocolHash(home)).not.toBe(protocolHash(protocol()));
+    expect(effective(home, "effective/2").arms[0]?.fixture.cell).toEqual({ root: "home" });
+  });
+
   it("names the nested worktree's default path", () => {
     const arm = effective(protocol({ fixture: "{ workspace: nested-worktree }" })).arms[0];
     expect(arm?.fixture).toMatchObject({
@@ -95,7 +101,8 @@ describe("the effective canonical form", () => {
     // A field added to one of these schemas must get its effective value in canonical-form.ts.
     const arm = effective(
       protocol({
-        fixture: '{ files: [{ at: workspace, path: A.md, content: "a" }] }',
+        // `cell` is written out only when not the default: stated here so its key is there.
+        fixture: '{ files: [{ at: workspace, path: A.md, content: "a" }], cell: { root: home } }',
         launch: "{ node: { id: n, prompt: hi } }",
       }),
       "effective/2",
@@ -119,6 +126,7 @@ describe("the effective canonical form", () => {
     ["trust", "{ trust: false }"],
     ["workspace", "{ workspace: outside-home }"],
     ["sentinelsIn", "{ sentinelsIn: { RAN: cell } }"],
+    ["cell", "{ cell: { root: temp } }"],
   ])("hashes a stated default (%s) like the same default left out", (_name, fixture) => {
     expect(protocolHash(protocol({ fixture }))).toBe(protocolHash(protocol()));
   });

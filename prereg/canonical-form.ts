@@ -60,6 +60,8 @@ function effectiveFixture(fixture: Fixture, script: Script, form: CanonicalForm)
       home: layout.home,
     },
     ...(form === "effective/1" ? {} : { managed: fixture.managed ?? DEFAULT_MANAGED_MODE }),
+    // Stated only when not the default (temp), so every lock made before the field keeps its hash.
+    ...(fixture.cell?.root === "home" ? { cell: { root: "home" } } : {}),
   };
 }
 

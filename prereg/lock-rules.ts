@@ -75,8 +75,10 @@ export function positiveControlIssues(protocol: Protocol): InputIssue[] {
   ];
 }
 
-/** An issue unless `docs/adr/<adr>-*.md` exists in the repository at `root`. */
+/** An issue unless `docs/adr/<adr>-*.md` exists in the repository at `root` (when the protocol names an ADR). */
 export async function adrIssues(protocol: Protocol, root: string): Promise<InputIssue[]> {
+  // A decision that belongs to someone else, or none: no file of this repository to find.
+  if (protocol.adr === undefined) return [];
   const names = await readdir(join(root, DOCS.adr)).catch(() => [] as string[]);
   if (names.some((n) => n.startsWith(`${protocol.adr}-`) && n.endsWith(".md"))) return [];
   return [

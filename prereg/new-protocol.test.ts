@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { tempGitRepo } from "../test/support/witness-repo.js";
+import { parseProtocol } from "./load.js";
 import { newProtocol, PROTOCOL_SCHEMA, protocolSchemaFile } from "./new-protocol.js";
 
 let repo: { dir: string; cleanup: () => Promise<void> };
@@ -30,5 +31,27 @@ describe("prereg new", () => {
       /^# yaml-language-server: \$schema=\.\.\/schemas\/protocol\.schema\.json\n/,
     );
     expect(protocolSchemaFile(join(repo.dir, "nowhere"), "/")).toBeNull();
+  });
+
+  it("writes a decision instead of an ADR, and the template parses", async () => {
+    const file = await newProtocol({
+      cwd: repo.dir,
+      slug: "sdk-defaults",
+      decision: { external: "acme/runner:docs/adr/0007.md" },
+    });
+    const protocol = parseProtocol(await readFile(file, "utf8"), file);
+    expect(protocol.decision).toEqual({ external: "acme/runner:docs/adr/0007.md" });
+    expect(protocol.adr).toBeUndefined();
+  });
+
+  it("refuses a bad decision, or none and an ADR together, naming the flags, writing nothing", async () => {
+    const slug = "bad";
+    await expect(
+      newProtocol({ cwd: repo.dir, slug, decision: { external: "docs/x.md" } }),
+    ).rejects.toThrow(/^--decision-external "docs\/x\.md": expected an http\(s\) URL/);
+    await expect(
+      newProtocol({ cwd: repo.dir, slug, adr: "1", decision: { none: "long enough reason" } }),
+    ).rejects.toThrow(/--adr <id>, --decision-external/);
+    expect(existsSync(join(repo.dir, "docs", "prereg"))).toBe(false);
   });
 });

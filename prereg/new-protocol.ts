@@ -8,13 +8,17 @@ import { DOCS, protocolFileName } from "../core/doc-paths.js";
 import { UsageError } from "../core/errors.js";
 import { repoRoot } from "../core/git.js";
 import { makeDirs } from "../core/make-dirs.js";
+import { type Decision, decisionSchema } from "./decision.js";
 import { parseProtocol } from "./load.js";
 
 /** Options of `newProtocol`. */
 export interface NewProtocolOptions {
   cwd?: string;
   slug: string;
-  adr: string;
+  /** The ADR it gates; or, instead, `decision`. */
+  adr?: string;
+  /** Someone else's decision, or none (`witness prereg new --decision-external/--decision-none`). */
+  decision?: Decision;
   /** Directory to write into (default the repository's docs/prereg). */
   dir?: string;
 }
@@ -48,14 +52,14 @@ export function protocolSchemaFile(root: string, from = import.meta.dirname): st
   return null;
 }
 
-function template(id: string, slug: string, adr: string, schemaLine: string): string {
+function template(id: string, slug: string, gates: string, schemaLine: string): string {
   const cli = PINNED["claude-code"];
   return `${schemaLine}# Pre-registered protocol. Write the expectations before any data exists, commit, then
 # \`witness prereg lock\` this file. Changing it after the lock needs --amend "<reason>".
 id: "${id}"
 slug: ${slug}
 title: TODO one line saying what is measured
-adr: "${adr}"
+${gates}
 hypothesis: >-
   TODO what the CLI does, stated so that the predicates below can refute it.
 basis:
@@ -81,15 +85,34 @@ arms:
 `;
 }
 
+// The template's `adr:` line, or its `decision:` line; exactly one of them.
+function gatesLine(options: NewProtocolOptions): string {
+  const { adr, decision } = options;
+  if ((adr === undefined) === (decision === undefined))
+    throw new UsageError(
+      "give the decision the protocol gates: --adr <id>, --decision-external <url or owner/repo:path> or --decision-none <reason>",
+    );
+  if (decision !== undefined) {
+    const parsed = decisionSchema.safeParse(decision);
+    const flag = "external" in decision ? "--decision-external" : "--decision-none";
+    if (!parsed.success)
+      throw new UsageError(
+        `${flag} ${JSON.stringify(Object.values(decision)[0])}: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+      );
+    return `decision: ${JSON.stringify(parsed.data)}`;
+  }
+  if (adr === undefined || !/^\d{1,4}$/.test(adr))
+    throw new UsageError(`--adr "${adr ?? ""}": expected an ADR number`);
+  return `adr: "${adr.padStart(4, "0")}"`;
+}
+
 /** Writes a protocol template with the next free id; returns its path. */
 export async function newProtocol(options: NewProtocolOptions): Promise<string> {
   const cwd = options.cwd ?? process.cwd();
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(options.slug)) {
     throw new UsageError(`slug "${options.slug}": expected kebab-case, e.g. setting-sources`);
   }
-  if (!/^\d{1,4}$/.test(options.adr))
-    throw new UsageError(`--adr "${options.adr}": expected an ADR number`);
-  const adr = options.adr.padStart(4, "0");
+  const gates = gatesLine(options);
   // With --dir outside a repository, the schema is looked for from cwd.
   const root =
     options.dir === undefined ? await repoRoot(cwd) : await repoRoot(cwd).catch(() => cwd);
@@ -102,7 +125,7 @@ export async function newProtocol(options: NewProtocolOptions): Promise<string> 
   for (;;) {
     const id = await nextProtocolId(dir);
     const file = join(dir, `${id}-${options.slug}.yaml`);
-    const text = template(id, options.slug, adr, schemaLine);
+    const text = template(id, options.slug, gates, schemaLine);
     parseProtocol(text, file); // the template itself must be a valid protocol
     if (protocolFileName(file) === null) throw new UsageError(`cannot name a protocol ${file}`);
     if (await writeFileExclusive(file, text)) return file;

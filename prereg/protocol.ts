@@ -10,6 +10,7 @@ import {
 } from "../probes/contracts/probe-spec.js";
 import { nodePinSchema } from "../probes/contracts/runtime.js";
 import { scriptCalls, scriptSchema, sentinelNames } from "../probes/contracts/script.js";
+import { decisionSchema } from "./decision.js";
 import { predicateSchema } from "./predicate.js";
 
 const fourDigits = z.string().regex(/^\d{4}$/, 'expected a four-digit id as a string, e.g. "0001"');
@@ -52,8 +53,10 @@ export const protocolSchema = z
     id: fourDigits,
     slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected a kebab-case slug"),
     title: z.string().min(1),
-    /** The ADR this protocol gates. */
-    adr: fourDigits,
+    /** The ADR this protocol gates (or, instead, `decision`). */
+    adr: fourDigits.optional(),
+    /** A decision that belongs to someone else (`external`), or none (`none: <reason>`), instead of `adr`. */
+    decision: decisionSchema.optional(),
     hypothesis: z.string().min(1),
     /** Where the expectations come from (documentation, earlier records, the decisions in docs/background.md), written before any data. */
     basis: z.array(z.string().min(1)).default([]),
@@ -79,6 +82,19 @@ export const protocolSchema = z
       .max(MAX_ARMS, `expected at most ${MAX_ARMS} arms`),
   })
   .superRefine((protocol, ctx) => {
+    if (protocol.adr === undefined && protocol.decision === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["adr"],
+        message:
+          'expected the decision this protocol gates: adr: "NNNN" (a witness ADR), or decision: {external: <url or <owner>/<repo>:<path>>} or decision: {none: <reason>}',
+      });
+    if (protocol.adr !== undefined && protocol.decision !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["decision"],
+        message: "expected adr or decision, not both",
+      });
     const seen = new Map<string, number>();
     protocol.arms.forEach((arm, i) => {
       const first = seen.get(arm.id);

@@ -38,6 +38,15 @@ describe("witness clean's leftovers", () => {
     expect(existsSync(cell) || existsSync(netns)).toBe(false);
   });
 
+  it("removes a crashed run's cell under the cache directory's cells/", async () => {
+    const cache = join(dir, "cache");
+    await mkdir(join(cache, "cells"), { recursive: true });
+    const cell = await crashedLeftover(join("cache", "cells", "witness-cell-home01"));
+    const { removed } = await cleanLeftovers({ tmpDir: join(dir, "none"), cacheDir: cache });
+    expect(removed.map((l) => l.path)).toEqual([cell]);
+    expect(existsSync(cell)).toBe(false);
+  });
+
   it("keeps a live run's directory, a kept cell and anything not witness's", async () => {
     const live = await makeOwnedTempDir("witness-cell-", dir);
     const keptCell = await makeOwnedTempDir("witness-cell-", dir);

@@ -81,7 +81,7 @@ export interface Leftover {
 export interface CleanOptions {
   /** Where to look (default os.tmpdir()). */
   tmpDir?: string;
-  /** The vendor cache, whose install staging directories are looked at too (none when absent). */
+  /** The vendor cache, whose install staging directories and `cells/` are looked at too (none when absent). */
   cacheDir?: string;
   /** Only report; remove and kill nothing. */
   dryRun?: boolean;
@@ -99,7 +99,11 @@ export async function cleanLeftovers(
   const removed: Leftover[] = [];
   const kept: Leftover[] = [];
   const places: [string, readonly string[]][] = [[options.tmpDir ?? tmpdir(), LEFTOVER_PREFIXES]];
-  if (options.cacheDir !== undefined) places.push([options.cacheDir, [STAGING_PREFIX]]);
+  if (options.cacheDir !== undefined) {
+    places.push([options.cacheDir, [STAGING_PREFIX]]);
+    // Cells of a fixture's `cell: {root: home}` (probes/cell/cell-root.ts).
+    places.push([join(options.cacheDir, "cells"), LEFTOVER_PREFIXES]);
+  }
   for (const [base, prefixes] of places) {
     let names: string[];
     try {

@@ -15,6 +15,7 @@ import {
 } from "./contracts/probe-spec.js";
 import { type NodePin, nodePinSchema } from "./contracts/runtime.js";
 import { scriptSchema, sentinelNames } from "./contracts/script.js";
+import { launchEnvOf } from "./replay-input.js";
 
 /** What the command line says about one probe. */
 export interface ProbeInput {
@@ -33,6 +34,8 @@ export interface ProbeInput {
   stdin?: string;
   /** An exact Node version to run a Node CLI on (absent: the one its engines.node asks for). */
   nodeRuntime?: string;
+  /** `--env NAME=value` flags, set on top of the cell's and the driver's variables. */
+  env?: readonly string[];
   timeoutMs?: number;
   cwd?: string;
   /** The arguments after `--` are an orchestrator's command, which spawns the CLI itself. */
@@ -139,10 +142,15 @@ export async function loadProbeSpec(input: ProbeInput): Promise<ProbeSpec> {
   }
   const launch =
     input.node === undefined
-      ? { argv: [...argv], ...(input.stdin === undefined ? {} : { stdin: input.stdin }) }
+      ? {
+          argv: [...argv],
+          ...(input.stdin === undefined ? {} : { stdin: input.stdin }),
+          ...launchEnvOf(input.env ?? []),
+        }
       : {
           node: await readInput(z.record(z.string(), z.unknown()), at(input.node)),
           acceptLoadedUserConfig: input.acceptLoadedUserConfig ?? false,
+          ...launchEnvOf(input.env ?? []),
         };
   let runtime: NodePin | undefined;
   if (input.nodeRuntime !== undefined) {

@@ -20,6 +20,7 @@ import {
   removeCellLater,
   startCellFlush,
 } from "./cell/cell.js";
+import { cellRootBase } from "./cell/cell-root.js";
 import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
 import { DEFAULT_MANAGED_MODE, type ManagedMode } from "./contracts/fixture.js";
 import {
@@ -201,6 +202,7 @@ export async function runProbe(
   const [made, acquired] = await Promise.allSettled([
     createCell({
       fixture: spec.fixture,
+      rootBase: await cellRootBase(spec.fixture.cell?.root ?? "temp", options.cacheDir),
       nonce,
       trust: (paths) => driver.trustWorkspace(paths, cli.version),
       ...(driver.prepareCell === undefined ? {} : { prepare: driver.prepareCell }),
@@ -342,6 +344,8 @@ export async function runProbe(
       ...(launched.stdin === undefined || launched.stdin === "" ? {} : { stdin: launched.stdin }),
       env,
       cwd: cell.cwd,
+      ...(launchSpec.env === undefined ? {} : { launchEnv: launchSpec.env }),
+      cellRoot: spec.fixture.cell?.root ?? "temp",
       isolation: slot ? "netns" : "loopback-config",
       ...(slot ? { netnsForwarder: slot.forwarder } : {}),
       containment: contained.kind,

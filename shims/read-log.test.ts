@@ -40,13 +40,14 @@ describe("parseShimLog", () => {
     const log = parseShimLog(text, "log");
     expect(log.records.map((r) => r.argv)).toEqual([["a"], ["d"]]);
     expect(log.problems.map((p) => p.line)).toEqual([2, 3, 5]);
+    expect(log.lines).toEqual([1, 4]);
     expect(log.problems[0]?.message).toBe("not valid JSON");
     expect(log.problems[1]?.message).toMatch(/not a shim record \(argv: /);
     expect(log.problems[2]?.message).toMatch(/^truncated record/);
   });
 
   it("reads an empty log as no records", () => {
-    expect(parseShimLog("", "log")).toEqual({ file: "log", records: [], problems: [] });
+    expect(parseShimLog("", "log")).toEqual({ file: "log", records: [], lines: [], problems: [] });
   });
 });
 

@@ -15,12 +15,15 @@ export interface ShimLogProblem {
 export interface ShimLog {
   file: string;
   records: ShimRecord[];
+  /** The 1-based line of each record, in the same order. */
+  lines: number[];
   problems: ShimLogProblem[];
 }
 
 /** Parses JSONL log text; a bad line becomes a problem and the other lines still read. */
 export function parseShimLog(text: string, file: string): ShimLog {
   const records: ShimRecord[] = [];
+  const at: number[] = [];
   const problems: ShimLogProblem[] = [];
   const lines = text.split("\n");
   lines.forEach((line, index) => {
@@ -37,15 +40,17 @@ export function parseShimLog(text: string, file: string): ShimLog {
       return;
     }
     const result = shimRecordSchema.safeParse(value);
-    if (result.success) records.push(result.data);
-    else {
+    if (result.success) {
+      records.push(result.data);
+      at.push(index + 1);
+    } else {
       const detail = result.error.issues.map(
         (i) => `${i.path.map(String).join(".") || "record"}: ${i.message}`,
       );
       problems.push({ line: index + 1, message: `not a shim record (${detail.join("; ")})` });
     }
   });
-  return { file, records, problems };
+  return { file, records, lines: at, problems };
 }
 
 function unreadable(file: string, error: unknown): never {

@@ -18,6 +18,10 @@ const BAD = join(WITNESS_ROOT, "prereg", "test", "fixtures", "bad");
  * JSON Schema can refuse it. Everything else in the corpus the schema refuses too.
  */
 const BEYOND_JSON_SCHEMA: Record<string, string> = {
+  "0001-adr-and-decision.yaml":
+    "exactly one of adr and decision: a refinement across two fields, which the generated schema does not carry",
+  "0001-no-decision.yaml":
+    "exactly one of adr and decision: a refinement across two fields, which the generated schema does not carry",
   "0001-call-beyond-script.yaml":
     "a predicate's call number against the count of calls in its arm's script: a count of items elsewhere in the document",
   "0001-too-many-calls.yaml":

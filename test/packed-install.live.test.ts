@@ -218,9 +218,9 @@ describe("witness packed and installed into a consumer project", () => {
       await node(consumer, [
         "--input-type=module",
         "-e",
-        'const o = await import("witness/orchestrator"); const s = await import("witness/shims"); console.log(typeof o.planLaunch, typeof s.readShimLog);',
+        'const o = await import("witness/orchestrator"); const s = await import("witness/shims"); const f = await import("witness/fake"); console.log(typeof o.planLaunch, typeof s.readShimLog, typeof f.startFake);',
       ]),
     );
-    expect(result.stdout.trim()).toBe("function function");
+    expect(result.stdout.trim()).toBe("function function function");
   });
 });

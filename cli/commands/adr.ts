@@ -111,23 +111,30 @@ const checkCommand: CommandModule<object, GateArgs> = {
 const statusCommand: CommandModule<object, GateArgs> = {
   command: "status",
   describe: "Print every ADR with its status and evidence, and the versions each protocol holds on",
-  builder: (y) => withJson(y, "{ok, adrs, supportTable, versionsHeld}"),
+  builder: (y) => withJson(y, "{ok, adrs, supportTable, versionsHeld, otherDecisions}"),
   handler: handled(async (args: GateArgs) => {
     const g = await gate();
     const { loadGateContext } = await import("../../adr/gate.js");
     const { renderVersionsHeld, versionsHeld } = await import("../../adr/versions-held.js");
+    const { otherDecisions, renderOtherDecisions } = await import("../../adr/other-decisions.js");
     const { ctx } = await loadGateContext(process.cwd());
     const held = await versionsHeld(g.rows, ctx);
+    const others = await otherDecisions(ctx);
     if (args.json) {
       printJson({
         ok: g.ok,
         adrs: g.rows,
         supportTable: g.cells,
         versionsHeld: [...held.values()],
+        otherDecisions: others,
       });
       return;
     }
     await print(g, false);
+    if (others.length > 0)
+      process.stdout.write(
+        `\nprotocols gating a decision outside docs/adr:\n${renderOtherDecisions(others)}`,
+      );
     const text = renderVersionsHeld(held);
     if (text !== "")
       process.stdout.write(`

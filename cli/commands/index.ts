@@ -16,6 +16,7 @@ import { preregCommand } from "./prereg.js";
 import { probeCommand } from "./probe.js";
 import { reportCommand } from "./report.js";
 import { runCommand } from "./run.js";
+import { serveCommand } from "./serve.js";
 import { shimCommand } from "./shim.js";
 import { transcriptCommand } from "./transcript.js";
 import { vendorsCommand } from "./vendors.js";
@@ -36,6 +37,7 @@ export const commands: CommandModule<{}, any>[] = [
   watchCommand,
   matrixCommand,
   probeCommand,
+  serveCommand,
   vendorsCommand,
   cleanCommand,
   shimCommand,

@@ -7,7 +7,9 @@ import { GROUP_NEEDS_COMMAND } from "../parse-errors.js";
 
 interface NewArgs {
   slug: string;
-  adr: string;
+  adr?: string;
+  "decision-external"?: string;
+  "decision-none"?: string;
   json: boolean;
 }
 interface LockArgs {
@@ -30,15 +32,37 @@ const newCommand: CommandModule<object, NewArgs> = {
         .positional("slug", { type: "string", demandOption: true, describe: "kebab-case name" })
         .option("adr", {
           type: "string",
-          demandOption: true,
           describe: "the ADR the protocol gates (its docs/adr file must exist before the lock)",
+        })
+        .option("decision-external", {
+          type: "string",
+          describe: "instead: a decision outside docs/adr (an http(s) URL or owner/repo:path)",
+        })
+        .option("decision-none", {
+          type: "string",
+          describe: "instead: gate no decision, with the reason",
         }),
       "{file}",
     ),
   handler: handled(async (args: NewArgs) => {
     const { newProtocol } = await import("../../prereg/new-protocol.js");
     const { shownPath } = await import("../../core/display-path.js");
-    const file = await newProtocol({ slug: args.slug, adr: String(args.adr) });
+    const external = args["decision-external"];
+    const none = args["decision-none"];
+    const { UsageError } = await import("../../core/errors.js");
+    if (external !== undefined && none !== undefined)
+      throw new UsageError("give --decision-external or --decision-none, not both");
+    const decision =
+      external !== undefined
+        ? { external: String(external) }
+        : none !== undefined
+          ? { none: String(none) }
+          : undefined;
+    const file = await newProtocol({
+      slug: args.slug,
+      ...(args.adr === undefined ? {} : { adr: String(args.adr) }),
+      ...(decision === undefined ? {} : { decision }),
+    });
     if (args.json) printJson({ file });
     else process.stdout.write(`${shownPath(file, process.cwd())}\n`);
   }),

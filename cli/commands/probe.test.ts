@@ -174,3 +174,41 @@ describe("witness probe and vendors path refusing bad input (in process)", () =>
     );
   });
 });
+
+describe("witness probe --env and --replay", () => {
+  it("passes every --env flag on, the second one refused here", async () => {
+    const run = await witness(
+      "probe",
+      "--cli",
+      "codex@0.171.0",
+      "--env",
+      "A=1",
+      "--env",
+      "MY_TOKEN=x",
+      "--",
+      "exec",
+    );
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('--env "MY_TOKEN=x": expected a variable the cell does not own');
+  });
+
+  it("exits 2 naming the flag for an --env the cell owns", async () => {
+    const run = await witness("probe", "--cli", "codex@0.171.0", "--env", "HOME=/x", "--", "exec");
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('--env "HOME=/x": expected a variable the cell does not own');
+  });
+
+  it("exits 2 naming the shim log and line that is not a recorded call", async () => {
+    const log = join(ROOT, "shims", "test", "fixtures", "replay", "bad-line.jsonl");
+    const run = await witness("probe", "--cli", "claude-code@2.1.332", "--replay", log);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/bad-line\.jsonl: line 2: expected a recorded call/);
+    expect(run.stderr).not.toContain("    at ");
+  });
+
+  it("exits 2 for --call without --replay", async () => {
+    const run = await witness("probe", "--cli", "claude-code@2.1.332", "--call", "2", "--", "-p");
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain("--call goes with --replay");
+  });
+});

@@ -11,6 +11,9 @@ export interface ProbeArgs {
   script?: string;
   node?: string;
   stdin?: string;
+  env?: string[];
+  replay?: string;
+  call?: number;
   "node-runtime"?: string;
   "accept-loaded-user-config": boolean;
   "trace-files"?: boolean;
@@ -33,6 +36,7 @@ export function probeInputFromArgs(args: ProbeArgs, cwd = process.cwd()): ProbeI
     ...(args.script === undefined ? {} : { script: args.script }),
     ...(args.node === undefined ? {} : { node: args.node }),
     ...(args.stdin === undefined ? {} : { stdin: args.stdin }),
+    ...(args.env === undefined ? {} : { env: args.env.map(String) }),
     ...(args["node-runtime"] === undefined ? {} : { nodeRuntime: args["node-runtime"] }),
     acceptLoadedUserConfig: args["accept-loaded-user-config"],
     ...(args["trace-files"] === true ? { traceFiles: true } : {}),
@@ -75,6 +79,19 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
             .option("stdin", {
               type: "string",
               describe: "text for the CLI's standard input, e.g. the prompt (with raw arguments)",
+            })
+            .option("env", {
+              type: "string",
+              array: true,
+              describe: "NAME=value for the CLI's environment (repeatable; the cell's own refused)",
+            })
+            .option("replay", {
+              type: "string",
+              describe: "a shim log: replay one recorded call's argv, env and stdin as the probe",
+            })
+            .option("call", {
+              type: "number",
+              describe: "with --replay: which call (1-based; default the log's only one)",
             })
             .option("node-runtime", {
               type: "string",
@@ -120,7 +137,8 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
     const { loadProbeSpec } = await import("../../probes/probe-input.js");
     const { runProbe } = await import("../../probes/run-probe.js");
     const { summarizeObservation } = await import("../../probes/summary.js");
-    const spec = await loadProbeSpec(probeInputFromArgs(args));
+    const { replayedArgs } = await import("../probe-replay.js");
+    const spec = await loadProbeSpec(await replayedArgs(probeInputFromArgs(args), args));
     // Managed configuration is judged first, as runProbe does: a refused spawn installs nothing.
     const { checkManaged } = await import("../../probes/run-probe.js");
     await checkManaged(spec.cli.name, spec.fixture.managed ?? "record");

@@ -55,6 +55,8 @@ export interface CellOptions {
   baseEnv: Record<string, string>;
   /** Stops planting once aborted (a signal to witness): the cell is then removed. */
   signal?: AbortSignal;
+  /** The directory the root is made in (default os.tmpdir(); `cell-root.ts` decides). */
+  rootBase?: string;
 }
 
 /** The variables every process in a cell gets: its HOME, XDG, TMPDIR, CODEX_HOME, git isolation. */
@@ -78,12 +80,12 @@ export function cellEnv(paths: {
   };
 }
 
-/** Builds a fresh cell under os.tmpdir(): directories, planted files, git workspace, trust. */
+/** Builds a fresh cell under os.tmpdir() (or `rootBase`): directories, planted files, git workspace, trust. */
 export async function createCell(options: CellOptions): Promise<Cell> {
   // Checked again here, not only where a protocol is read: a library caller may build a Fixture by hand.
   parseWith(fixtureSchema, options.fixture, "fixture");
   // Owned: `witness clean` removes it after a crash, never while this process runs.
-  const root = await realpath(await makeOwnedTempDir("witness-cell-"));
+  const root = await realpath(await makeOwnedTempDir("witness-cell-", options.rootBase));
   try {
     return await populate(root, options);
   } catch (error) {

@@ -98,6 +98,10 @@ const plainRelative = z.string().superRefine((p, ctx) => {
   if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
 });
 
+/** Where a cell's root lives: the temp directory, or witness's cache directory under HOME. */
+export const cellRootKindSchema = z.enum(["temp", "home"]);
+export type CellRootKind = z.infer<typeof cellRootKindSchema>;
+
 /** A declarative description of the files and layout a probe spawn starts from. */
 export const fixtureSchema = z
   .strictObject({
@@ -135,6 +139,12 @@ export const fixtureSchema = z
     cwd: plainRelative.optional(),
     /** Managed configuration: record, require-absent or mask (no default: absent keeps locked hashes). */
     managed: managedModeSchema.optional(),
+    /**
+     * Where the cell's root lives: `temp` (os.tmpdir(), the default) or `home` (`cells/` under
+     * witness's cache directory, so a question about writes outside the workspace is not answered
+     * by /tmp being writable). No default: absent keeps locked hashes.
+     */
+    cell: z.strictObject({ root: cellRootKindSchema }).optional(),
   })
   // Two files on one path, or a file where another (or the cell) needs a directory, cannot be planted.
   .superRefine((fixture, ctx) => {

@@ -161,6 +161,15 @@ export const observationSchema = z.object({
   /** The child's environment, secrets redacted. */
   env: z.record(z.string(), z.string()),
   cwd: z.string(),
+  /** Inputs beyond argv and stdin: the variables the launch set or removed (`--env`, an arm's `env`). */
+  launchEnv: z
+    .object({
+      set: z.record(z.string(), z.string()).optional(),
+      unset: z.array(z.string()).optional(),
+    })
+    .optional(),
+  /** Where the cell's root lived: the temp directory, or witness's cache directory (`cell.root`). */
+  cellRoot: z.enum(["temp", "home"]).optional(),
   isolation: isolationSchema,
   /** In a network namespace: the program that bridged its loopback to the fake server. */
   netnsForwarder: z.enum(["socat", "node"]).optional(),
@@ -297,6 +306,14 @@ export function redactObservation(o: Observation): Observation {
     argv: redactArgv(o.argv, env),
     ...(o.stdin === undefined ? {} : { stdin: redactText(o.stdin, env) }),
     env: redactEnv(env),
+    ...(o.launchEnv === undefined
+      ? {}
+      : {
+          launchEnv: {
+            ...o.launchEnv,
+            ...(o.launchEnv.set === undefined ? {} : { set: redactEnv(o.launchEnv.set) }),
+          },
+        }),
     toolCalls: redactStrings(o.toolCalls, env),
     rejectedArgv: redactStrings(o.rejectedArgv, env),
     ...(o.noRequestReason === undefined

@@ -23,11 +23,15 @@ export const faultSchema = z.union([
 export type Fault = z.infer<typeof faultSchema>;
 
 /** One model turn: text, tool calls (then the next turn answers their results), or a fault. */
-export const turnSchema = z.union([
-  z.strictObject({ text: z.string() }),
-  z.strictObject({ calls: z.array(toolCallSchema).min(1) }),
-  z.strictObject({ fault: faultSchema }),
-]);
+export const turnSchema = z.union(
+  [
+    z.strictObject({ text: z.string() }),
+    z.strictObject({ calls: z.array(toolCallSchema).min(1) }),
+    z.strictObject({ fault: faultSchema }),
+  ],
+  // zod's own words for a union are "Invalid input": say what a turn may be.
+  { error: "expected one of {text: <string>}, {calls: [<tool call>, …]}, {fault: <fault>}" },
+);
 export type Turn = z.infer<typeof turnSchema>;
 
 /** The fake model's script. After the last turn it answers with `final`. */

@@ -137,6 +137,8 @@ function play(reply: Reply, res: ServerResponse): void {
 /** Where the server listens: an ephemeral loopback TCP port (default) or a unix socket path. */
 export interface ListenOptions {
   socketPath?: string;
+  /** A fixed loopback TCP port instead of an ephemeral one (`witness serve --port`). */
+  port?: number;
 }
 
 /** Starts a fake server on 127.0.0.1 (or a unix socket) that records requests and answers via `respond`. */
@@ -181,7 +183,7 @@ export async function startFakeServer(
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    if (options.socketPath === undefined) server.listen(0, "127.0.0.1", resolve);
+    if (options.socketPath === undefined) server.listen(options.port ?? 0, "127.0.0.1", resolve);
     else server.listen(options.socketPath, resolve);
   });
   const address = server.address();
