@@ -44,6 +44,7 @@ export const ARGV: Record<ProbeCliName, string[]> = {
   qwen: ["-m", "witness-fake-model", "--approval-mode", "yolo", "-p", "go"],
   pi: ["-p", "go"],
   opencode: ["run", "--title", "witness", "go"],
+  copilot: ["--allow-all-tools", "--prompt=go"],
 };
 
 /**

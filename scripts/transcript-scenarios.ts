@@ -244,9 +244,49 @@ const CODEX: Scenario[] = [
   },
 ];
 
+const copilotFixture = (sentinels: string[]): Fixture => ({
+  workspace: "outside-home",
+  trust: false,
+  files: [],
+  sentinelsIn: ws(...sentinels),
+});
+
+// A shell call and a file write inside the workspace (outside it even --allow-all-tools refuses
+// them), the prompt as `--prompt=` (1.0.102 reads `-p -x` as a missing value; both take this),
+// JSONL on stdout for the session id its last line carries (1.0.60 prints none in text mode).
+const COPILOT_CALLS: Script["turns"] = [
+  {
+    calls: [
+      { shell: "touch {{sentinel:B}}" },
+      { tool: "create", input: { path: "{{sentinel:W}}", file_text: "x" } },
+    ],
+  },
+];
+
+const COPILOT: Scenario[] = [
+  {
+    name: "default",
+    cli: "copilot",
+    argv: () => ["--output-format", "json", "--prompt=go"],
+    fixture: copilotFixture(["B", "W"]),
+    script: { turns: COPILOT_CALLS, final: "done", classifier: "allow" },
+  },
+  {
+    name: "allow-all-tools",
+    cli: "copilot",
+    argv: () => ["--output-format", "json", "--allow-all-tools", "--prompt=go"],
+    fixture: copilotFixture(["B", "W"]),
+    script: {
+      turns: [...COPILOT_CALLS, { calls: [{ shell: "echo out; exit 3" }] }],
+      final: "done",
+      classifier: "allow",
+    },
+  },
+];
+
 /** Every scenario of `cli`. */
 export function scenariosFor(cli: ProbeCliName): Scenario[] {
-  return [...CLAUDE, ...CODEX].filter((s) => s.cli === cli);
+  return [...CLAUDE, ...CODEX, ...COPILOT].filter((s) => s.cli === cli);
 }
 
 /** The probe spec of one scenario at one version. */

@@ -13,7 +13,7 @@ import { homeWith, recorded, removeHomes, sessionIdOf } from "./support/recorded
 
 afterAll(removeHomes);
 
-const runs = [...recorded("claude-code"), ...recorded("codex")];
+const runs = [...recorded("claude-code"), ...recorded("codex"), ...recorded("copilot")];
 
 describe("each recorded run's calls, classified as the probe and `witness transcript` classify them", () => {
   it.each(runs.map((r) => [r.name, r] as const))("%s", async (_name, run) => {

@@ -104,6 +104,11 @@ const QWEN_NO_NARROWING = (what: string): SupportCell =>
     `Qwen Code 0.24.4 reads ~/.qwen, the workspace and the git root's parent together, and only --safe-mode narrows that, to nothing (record 0015); the orchestrator renders no ${what}-only translation (files resolved by the engine and passed with --append-system-prompt would be one)`,
   );
 
+const COPILOT_UNMEASURED = (what: string): SupportCell =>
+  unmeasured(
+    `GitHub Copilot CLI's ${what} rendering has no record yet (its loading was read by hand on 1.0.60 and 1.0.102)`,
+  );
+
 /** The support table, backend × value. Refusals need only a loader seen without a switch (docs/background.md#ac-support). */
 export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
   "claude-code": {
@@ -209,6 +214,14 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
     all: qwen(
       "unchanged loading read the workspace's, the git root's parent's and ~/.qwen's QWEN.md, AGENTS.md and rules",
     ),
+  },
+  copilot: {
+    none: COPILOT_UNMEASURED("none (--no-custom-instructions)"),
+    workspace: COPILOT_UNMEASURED("workspace (a COPILOT_HOME without its instruction files)"),
+    operator: refused(
+      "GitHub Copilot CLI reads the workspace's .github/copilot-instructions.md, AGENTS.md, CLAUDE.md and GEMINI.md whenever it reads ~/.copilot's; its only switch (--no-custom-instructions) turns off both",
+    ),
+    all: COPILOT_UNMEASURED("all (unchanged loading)"),
   },
 };
 
