@@ -26,10 +26,15 @@ function copilotWorkspaceOverlay(input: RenderInput): HomeOverlay {
   };
 }
 
-/** GitHub Copilot CLI: `copilot [--model m] [--no-custom-instructions]`, the prompt on stdin. */
+/**
+ * GitHub Copilot CLI: `copilot [--model m] [--yolo] [--no-custom-instructions]`, the prompt on
+ * stdin; `--yolo` only under a full-access decision (otherwise its headless default asks, and with
+ * no user to ask, denies every shell call and write: record 0031).
+ */
 export function renderCopilot(input: RenderInput): Rendered {
   const args: string[] = [];
   if (input.node.model !== undefined) args.push("--model", input.node.model);
+  if (input.access.mode === "full-access") args.push("--yolo");
   const diagnostics = notRendered(input, [...TOOL_FIELDS, "effort", "filesystem"]);
   if (input.ambient.value === "none") {
     args.push("--no-custom-instructions");
