@@ -168,6 +168,8 @@ export async function benchProbeOf(
       await bench.run();
       const roundMedian = new Map<string, number>();
       for (const task of bench.tasks) {
+        if (task.result.state === "errored")
+          throw new Error(`${task.name}: errored: ${String(task.result.error)}`);
         if (task.result.state !== "completed")
           throw new Error(`${task.name}: ${task.result.state}`);
         const got = [...(task.result.latency.samples ?? [])];
