@@ -53,9 +53,9 @@ export const RECORD_0028 =
 /** Record 0029: the orchestrator's four pi 0.73.1 nodes with SYSTEM.md and APPEND_SYSTEM.md planted. */
 export const RECORD_0029 = "docs/measurements/0029-pi-prompt-files-pi-0.73.1.json";
 
-/** Record 0031: GitHub Copilot CLI 1.0.102's own loading and approval, and the orchestrator's none, workspace and all nodes. */
-export const RECORD_0031 =
-  "docs/measurements/0031-copilot-instructions-approval-copilot-1.0.102.json";
+/** Record 0033: GitHub Copilot CLI 1.0.102's own loading and approval, and the orchestrator's none, workspace and all nodes. */
+export const RECORD_0033 =
+  "docs/measurements/0033-copilot-instructions-approval-copilot-1.0.102.json";
 
 const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
 const refused = (why: string): SupportCell => ({ verdict: "refused", why });
@@ -110,7 +110,7 @@ const QWEN_NO_NARROWING = (what: string): SupportCell =>
 
 const copilot = (evidence: string): SupportCell => ({
   verdict: "honoured",
-  record: RECORD_0031,
+  record: RECORD_0033,
   evidence: `${evidence}; never an AGENTS.md above the git root, workspace outside HOME, 3 of 3 spawns per arm`,
 });
 

@@ -29,7 +29,7 @@ function copilotWorkspaceOverlay(input: RenderInput): HomeOverlay {
 /**
  * GitHub Copilot CLI: `copilot [--model m] [--yolo] [--no-custom-instructions]`, the prompt on
  * stdin; `--yolo` only under a full-access decision (otherwise its headless default asks, and with
- * no user to ask, denies every shell call and write: record 0031).
+ * no user to ask, denies every shell call and write: record 0033).
  */
 export function renderCopilot(input: RenderInput): Rendered {
   const args: string[] = [];
