@@ -44,6 +44,7 @@ export const ARGV: Record<ProbeCliName, string[]> = {
   qwen: ["-m", "witness-fake-model", "--approval-mode", "yolo", "-p", "go"],
   pi: ["-p", "go"],
   opencode: ["run", "--title", "witness", "go"],
+  copilot: ["--allow-all-tools", "--prompt=go"],
 };
 
 /**
@@ -167,6 +168,8 @@ export async function benchProbeOf(
       await bench.run();
       const roundMedian = new Map<string, number>();
       for (const task of bench.tasks) {
+        if (task.result.state === "errored")
+          throw new Error(`${task.name}: errored: ${String(task.result.error)}`);
         if (task.result.state !== "completed")
           throw new Error(`${task.name}: ${task.result.state}`);
         const got = [...(task.result.latency.samples ?? [])];

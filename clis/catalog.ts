@@ -21,6 +21,11 @@ export interface CliRow {
   packages: readonly PackageRange[];
   /** The executable its package installs (null: witness never runs it). */
   bin: string | null;
+  /**
+   * The program to run instead of `node_modules/.bin/<bin>`, relative to the install, when the
+   * bin is only a loader that spawns a native program from an optional dependency (glibc x64).
+   */
+  nativeBin?: string;
   /** Other names a person may type for it (the binary, the packages). */
   aliases: readonly string[];
   /** The version the shipped protocols and live tests pin (null: none can be installed). */
@@ -101,6 +106,18 @@ export const CLI_CATALOG = {
     bin: "opencode",
     aliases: ["opencode-ai"],
     pinned: "1.18.33",
+    probe: true,
+    transcript: true,
+    adapter: true,
+  },
+  copilot: {
+    display: "GitHub Copilot CLI",
+    packages: [{ name: "@github/copilot" }],
+    bin: "copilot",
+    // The bin is npm-loader.js, which spawnSyncs this file: a SIGTERM to the loader would not reach it.
+    nativeBin: "node_modules/@github/copilot-linux-x64/copilot",
+    aliases: ["github-copilot", "copilot-cli", "@github/copilot"],
+    pinned: "1.0.102",
     probe: true,
     transcript: true,
     adapter: true,

@@ -1,6 +1,7 @@
 // Every CLI's one classifier, by name: the driver and the transcript reader both ask here.
 import { classifyClaudeCall } from "./claude-code/outcome.js";
 import { classifyCodexCall } from "./codex/outcome.js";
+import { classifyCopilotCall } from "./copilot/outcome.js";
 import { classifyGeminiCall } from "./gemini/outcome.js";
 import type { TranscriptCliName } from "./names.js";
 import { classifyOpencodeCall } from "./opencode/outcome.js";
@@ -15,6 +16,7 @@ const CLASSIFIERS: Readonly<Record<TranscriptCliName, CallClassifier>> = {
   qwen: classifyQwenCall,
   pi: classifyPiCall,
   opencode: classifyOpencodeCall,
+  copilot: classifyCopilotCall,
 };
 
 /** The classifier of a CLI whose calls witness reads. */

@@ -1,6 +1,7 @@
 // Every CLI's facts, by name: a total map, so a catalog row without facts does not compile.
 import { CLAUDE_CODE_FACTS } from "./claude-code/facts.js";
 import { CODEX_FACTS } from "./codex/facts.js";
+import { COPILOT_FACTS } from "./copilot/facts.js";
 import type { CliFacts } from "./facts.js";
 import { GEMINI_FACTS } from "./gemini/facts.js";
 import type { CliName } from "./names.js";
@@ -16,6 +17,7 @@ const FACTS: Readonly<Record<CliName, CliFacts>> = {
   qwen: QWEN_FACTS,
   pi: PI_FACTS,
   opencode: OPENCODE_FACTS,
+  copilot: COPILOT_FACTS,
   cursor: CURSOR_FACTS,
   kimi: KIMI_FACTS,
   grok: GROK_FACTS,

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -54,6 +54,12 @@ describe("the vendor cache", () => {
     expect(got.bin).toBe(join(cacheDir, "claude-code@2.1.332", "node_modules", ".bin", "claude"));
     expect(await installs()).toEqual(["install @anthropic-ai/claude-code@2.1.332"]);
     expect(await cliPath({ name: "claude-code", version: "2.1.332" }, { cacheDir })).toBe(got.bin);
+  });
+
+  it("leaves the entry readable by a sandboxed spawn's own uid (mkdtemp makes 0700)", async () => {
+    const cacheDir = join(dir, "cache");
+    await ensureCli({ name: "claude-code", version: "2.1.332" }, { cacheDir, env });
+    expect((await stat(join(cacheDir, "claude-code@2.1.332"))).mode & 0o777).toBe(0o755);
   });
 
   it("trusts no cache entry whose binary path leaves the entry", async () => {

@@ -1,6 +1,6 @@
 // Vendor CLI cache: exact npm versions installed once per name@version, resolved to their binary.
 import { accessSync, constants, existsSync } from "node:fs";
-import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { z } from "zod";
@@ -189,9 +189,9 @@ async function install(
       const said = npmRelevantLine(npm.stderr.trim() || npm.stdout);
       throw new UsageError(`cannot install ${ref.name}@${ref.version} (${pkg}) from npm: ${said}`);
     }
-    const relBin = join("node_modules", ".bin", bin);
+    const relBin = cliRow(ref.name).nativeBin ?? join("node_modules", ".bin", bin);
     if (!existsSync(join(staging, relBin))) {
-      throw new UsageError(`installed ${pkg}@${ref.version} but it has no ${bin} binary`);
+      throw new UsageError(`installed ${pkg}@${ref.version} but it has no ${relBin}`);
     }
     const choice = await runtimeFor(join(staging, relBin), options);
     const { result, version } = await reportVersion(
@@ -217,6 +217,8 @@ async function install(
     await writeFile(join(staging, ENTRY_FILE), `${JSON.stringify(entry, null, 2)}\n`);
     // The cache entry is no leftover: only the staging directory is owned.
     await rm(join(staging, OWNER_FILE));
+    // mkdtemp made it 0700: a sandboxed spawn runs as a host uid of its own and must reach it.
+    await chmod(staging, 0o755);
     try {
       await rename(staging, dir);
     } catch (error) {

@@ -21,7 +21,10 @@ const outputSchema = z.object({ stdout: z.string(), stderr: z.string() });
 
 const FIXTURES = join(import.meta.dirname, "..", "transcripts", "test", "fixtures");
 
-/** The versions the fixtures cover: a 1.0.x, a 2.0.x and two 2.1.x; a ≤ 0.60, a 0.15x and a 0.17x. */
+/**
+ * The versions the fixtures cover: a 1.0.x, a 2.0.x and two 2.1.x; a ≤ 0.60, a 0.15x and a 0.17x;
+ * Copilot's two wordings of a refusal (1.0.60, 1.0.102).
+ */
 const DEFAULT_REFS = [
   "claude-code@1.0.128",
   "claude-code@2.0.77",
@@ -30,6 +33,8 @@ const DEFAULT_REFS = [
   "codex@0.58.0",
   "codex@0.156.1",
   "codex@0.171.0",
+  "copilot@1.0.60",
+  "copilot@1.0.102",
 ];
 
 async function sidechainsOf(session: string): Promise<string[]> {

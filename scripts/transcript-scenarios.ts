@@ -112,6 +112,28 @@ const CLAUDE: Scenario[] = [
       classifier: "allow",
     },
   },
+  {
+    name: "deny-rule",
+    cli: "claude-code",
+    // A permissions.deny rule in the project's settings refuses the call even when the mode would
+    // run it: the refusal comes from the rule, worded apart from the mode's own refusals.
+    argv: () => ["-p", "go", ...json, "--permission-mode", "bypassPermissions"],
+    fixture: claudeFixture(
+      ["B"],
+      [
+        {
+          at: "workspace",
+          path: ".claude/settings.json",
+          content: '{"permissions":{"deny":["Bash(touch:*)"]}}\n',
+        },
+      ],
+    ),
+    script: {
+      turns: [{ calls: [{ shell: "touch {{sentinel:B}}" }] }],
+      final: "done",
+      classifier: "allow",
+    },
+  },
 ];
 
 const codexFixture = (sentinels: string[], files: Fixture["files"] = []): Fixture => ({
@@ -120,6 +142,35 @@ const codexFixture = (sentinels: string[], files: Fixture["files"] = []): Fixtur
   files,
   ...(sentinels.length > 0 ? { sentinelsIn: ws(...sentinels) } : {}),
 });
+
+const PATCH_SCRIPT: Script = {
+  turns: [
+    {
+      calls: [
+        {
+          tool: "exec",
+          input: {
+            code: `const r = await tools.apply_patch(${JSON.stringify(
+              [
+                "*** Begin Patch",
+                "*** Add File: {{sentinel:P}}",
+                "+patched",
+                "*** Update File: notes.md",
+                "@@",
+                "-one",
+                "+two",
+                "*** End Patch",
+                "",
+              ].join("\n"),
+            )});\ntext(JSON.stringify(r));`,
+          },
+        },
+      ],
+    },
+  ],
+  final: "done",
+  classifier: "allow",
+};
 
 const CODEX: Scenario[] = [
   {
@@ -179,31 +230,54 @@ const CODEX: Scenario[] = [
     from: "0.171.0",
     argv: () => ["exec", "-s", "workspace-write", "go"],
     fixture: codexFixture(["P"], [{ at: "workspace", path: "notes.md", content: "one\n" }]),
+    script: PATCH_SCRIPT,
+  },
+  {
+    name: "patch-refused",
+    cli: "codex",
+    // The same patch under read-only: exec's approval policy is never, so the patch is refused
+    // before it runs ("patch rejected: … rejected by user approval settings"), not by the kernel.
+    from: "0.171.0",
+    argv: () => ["exec", "-s", "read-only", "go"],
+    fixture: codexFixture(["P"], [{ at: "workspace", path: "notes.md", content: "one\n" }]),
+    script: PATCH_SCRIPT,
+  },
+];
+
+const copilotFixture = (sentinels: string[]): Fixture => ({
+  workspace: "outside-home",
+  trust: false,
+  files: [],
+  sentinelsIn: ws(...sentinels),
+});
+
+// A shell call and a file write inside the workspace (outside it even --allow-all-tools refuses
+// them), the prompt as `--prompt=` (1.0.102 reads `-p -x` as a missing value; both take this),
+// JSONL on stdout for the session id its last line carries (1.0.60 prints none in text mode).
+const COPILOT_CALLS: Script["turns"] = [
+  {
+    calls: [
+      { shell: "touch {{sentinel:B}}" },
+      { tool: "create", input: { path: "{{sentinel:W}}", file_text: "x" } },
+    ],
+  },
+];
+
+const COPILOT: Scenario[] = [
+  {
+    name: "default",
+    cli: "copilot",
+    argv: () => ["--output-format", "json", "--prompt=go"],
+    fixture: copilotFixture(["B", "W"]),
+    script: { turns: COPILOT_CALLS, final: "done", classifier: "allow" },
+  },
+  {
+    name: "allow-all-tools",
+    cli: "copilot",
+    argv: () => ["--output-format", "json", "--allow-all-tools", "--prompt=go"],
+    fixture: copilotFixture(["B", "W"]),
     script: {
-      turns: [
-        {
-          calls: [
-            {
-              tool: "exec",
-              input: {
-                code: `const r = await tools.apply_patch(${JSON.stringify(
-                  [
-                    "*** Begin Patch",
-                    "*** Add File: {{sentinel:P}}",
-                    "+patched",
-                    "*** Update File: notes.md",
-                    "@@",
-                    "-one",
-                    "+two",
-                    "*** End Patch",
-                    "",
-                  ].join("\n"),
-                )});\ntext(JSON.stringify(r));`,
-              },
-            },
-          ],
-        },
-      ],
+      turns: [...COPILOT_CALLS, { calls: [{ shell: "echo out; exit 3" }] }],
       final: "done",
       classifier: "allow",
     },
@@ -212,7 +286,7 @@ const CODEX: Scenario[] = [
 
 /** Every scenario of `cli`. */
 export function scenariosFor(cli: ProbeCliName): Scenario[] {
-  return [...CLAUDE, ...CODEX].filter((s) => s.cli === cli);
+  return [...CLAUDE, ...CODEX, ...COPILOT].filter((s) => s.cli === cli);
 }
 
 /** The probe spec of one scenario at one version. */

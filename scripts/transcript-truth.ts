@@ -12,11 +12,15 @@ function flagValue(argv: readonly string[], ...flags: string[]): string | null {
   return at >= 0 ? (argv[at + 1] ?? null) : null;
 }
 
-/** The session id the CLI printed: Claude Code's JSON `session_id`, Codex's `session id:` banner. */
+/**
+ * The session id the CLI printed: Claude Code's JSON `session_id`, Codex's `session id:` banner,
+ * Copilot's `{"type":"result","sessionId":…}` line of `--output-format json`.
+ */
 export function reportedSessionId(output: { stdout: string; stderr: string }): string | null {
   const json = /"session_id"\s*:\s*"([\w-]+)"/.exec(output.stdout);
   const banner = /^session id: ([\w-]+)$/m.exec(output.stderr);
-  return json?.[1] ?? banner?.[1] ?? null;
+  const result = /^\{"type":"result".*"sessionId":"([\w-]+)"/m.exec(output.stdout);
+  return json?.[1] ?? banner?.[1] ?? result?.[1] ?? null;
 }
 
 /** One issued call's truth: a created sentinel → ran; not offered → no-such-tool; else denied, or its exit. */

@@ -20,6 +20,7 @@ import { PINNED } from "../clis/pinned.js";
 import { planLaunch } from "../orchestrator/plan/plan-launch.js";
 import { AMBIENT_SUPPORT } from "../orchestrator/policy/ambient-support.js";
 import { driverFor } from "../probes/drivers/index.js";
+import { copilotHomeDir } from "../transcripts/copilot-session.js";
 import { geminiHomeDir } from "../transcripts/gemini-chat.js";
 import { claudeConfigDir, codexHomeDir } from "../transcripts/locate.js";
 import { opencodeDbPath } from "../transcripts/opencode-session.js";
@@ -83,6 +84,7 @@ describe("the facts' directories, where the session readers look", () => {
       PI_CODING_AGENT_DIR: "/p",
       XDG_DATA_HOME: "/d",
       OPENCODE_DB: "/o.db",
+      COPILOT_HOME: "/k",
     },
     { HOME: "/h", QWEN_RUNTIME_DIR: "/r", QWEN_HOME: "/q" },
     {},
@@ -101,5 +103,6 @@ describe("the facts' directories, where the session readers look", () => {
     expect(sessions("qwen", env)).toBe(under(qwenRuntimeDir(env), "projects"));
     expect(sessions("pi", env)).toBe(under(piAgentDir(env), "sessions"));
     expect(sessions("opencode", env)).toBe(opencodeDbPath(env));
+    expect(sessions("copilot", env)).toBe(under(copilotHomeDir(env), "session-state"));
   });
 });

@@ -6,12 +6,14 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { classifierFor } from "../clis/classify.js";
+import { claudeWording } from "../clis/claude-code/wordings.js";
+import { codexRefusalWording } from "../clis/codex/wordings.js";
 import { driverFor } from "../probes/drivers/index.js";
 import { homeWith, recorded, removeHomes, sessionIdOf } from "./support/recorded-transcripts.js";
 
 afterAll(removeHomes);
 
-const runs = [...recorded("claude-code"), ...recorded("codex")];
+const runs = [...recorded("claude-code"), ...recorded("codex"), ...recorded("copilot")];
 
 describe("each recorded run's calls, classified as the probe and `witness transcript` classify them", () => {
   it.each(runs.map((r) => [r.name, r] as const))("%s", async (_name, run) => {
@@ -30,5 +32,23 @@ describe("each recorded run's calls, classified as the probe and `witness transc
       expect(wireOnly.outcome, `${call.id} (wire alone: ${wireOnly.because})`).toBe(call.outcome);
       expect(facts.outcomes.get(call.id), `${call.id} (transcript alone)`).toBe(call.outcome);
     }
+  });
+});
+
+describe("the refusal wordings the recorded runs sent back", () => {
+  it("include every row of the wording tables a fixture was recorded for, on its version", () => {
+    const seen = new Set<string>();
+    for (const run of runs)
+      for (const call of run.truth.calls) {
+        if (call.outcome !== "denied" || call.wireResult === null) continue;
+        const row =
+          run.cli === "codex"
+            ? codexRefusalWording(call.wireResult.text)
+            : claudeWording(call.wireResult.text);
+        if (row?.seenOn.includes(run.truth.version)) seen.add(`${row.id}@${run.truth.version}`);
+      }
+    expect([...seen]).toEqual(
+      expect.arrayContaining(["deny-rule@2.1.332", "rejected-by-approval-settings@0.171.0"]),
+    );
   });
 });

@@ -50,6 +50,8 @@ const MARKERS = [
   ".pi/agent/AGENTS.md",
   ".pi/agent/settings.json",
   ".config/opencode/AGENTS.md",
+  ".copilot/config.json",
+  ".copilot/copilot-instructions.md",
   ...SESSION_FILES,
 ];
 

@@ -31,7 +31,7 @@ async function inputError(target: string): Promise<string> {
   return (error as InputError).message;
 }
 
-const runs = [...recorded("claude-code"), ...recorded("codex")];
+const runs = [...recorded("claude-code"), ...recorded("codex"), ...recorded("copilot")];
 
 describe("openTranscript on the recorded fixtures", () => {
   for (const run of runs) {
@@ -196,7 +196,7 @@ describe("openTranscript on bad input", () => {
   it("refuses JSON lines that no known CLI writes", async () => {
     const path = await file("other.jsonl", '{"name":"x","version":"1"}\n');
     expect(await inputError(path)).toMatch(
-      /line 1: a JSON record of no session format witness reads \(Claude Code, Codex, Gemini CLI, Qwen Code, pi\) \(keys: name, version\)$/,
+      /line 1: a JSON record of no session format witness reads \(Claude Code, Codex, Gemini CLI, Qwen Code, pi, GitHub Copilot CLI\) \(keys: name, version\)$/,
     );
   });
 

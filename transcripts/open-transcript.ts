@@ -10,6 +10,8 @@ import { CLAUDE_KNOWN_TYPES } from "./claude-records.js";
 import { readClaudeSession } from "./claude-session.js";
 import { CODEX_KNOWN_TYPES } from "./codex-records.js";
 import { readCodexRollout } from "./codex-rollout.js";
+import { copilotReport } from "./copilot-report.js";
+import { COPILOT_KNOWN_TYPES, readCopilotSession } from "./copilot-session.js";
 import { keysOf } from "./drift.js";
 import { readGeminiChat } from "./gemini-chat.js";
 import { claudeSidechains, isClaudeSidechainName } from "./locate.js";
@@ -36,6 +38,9 @@ export async function sniffTranscript(path: string): Promise<Sniffed> {
       unknown
     >;
     const type = typeof record.type === "string" ? record.type : null;
+    // Copilot's events: a dotted type, its fields under `data`, ids chained by `parentId`.
+    if (type !== null && COPILOT_KNOWN_TYPES.includes(type) && "data" in record)
+      return { kind: "copilot", sidechain: false };
     if (type === "session" && typeof record.id === "string" && !("payload" in record))
       return { kind: "pi", sidechain: false };
     if (type === null && typeof record.sessionId === "string" && "projectHash" in record)
@@ -67,7 +72,7 @@ export async function sniffTranscript(path: string): Promise<Sniffed> {
   }
   return {
     kind: null,
-    why: `line ${first.line}: a JSON record of no session format witness reads (Claude Code, Codex, Gemini CLI, Qwen Code, pi) (keys: ${keysOf(first.value)})`,
+    why: `line ${first.line}: a JSON record of no session format witness reads (Claude Code, Codex, Gemini CLI, Qwen Code, pi, GitHub Copilot CLI) (keys: ${keysOf(first.value)})`,
   };
 }
 
@@ -120,6 +125,7 @@ const READERS: Readonly<
   qwen: async (file) => qwenReport(await readQwenChat(file)),
   pi: async (file) => piReport(await readPiSession(file)),
   opencode: opencodeFileReport,
+  copilot: async (file) => copilotReport(await readCopilotSession(file)),
 };
 
 const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");

@@ -119,8 +119,8 @@ export const CLAUDE_WORDINGS: readonly ClaudeWording[] = [
     id: "deny-rule",
     outcome: "denied",
     pattern: /^Permission to (use|read|edit) .+ has been denied\./,
-    when: "a permissions.deny rule in a settings file (read from the 2.1.332 binary; no recorded run yet)",
-    seenOn: [],
+    when: "a permissions.deny rule in a settings file (one naming a command prefix; a bare tool name removes the tool)",
+    seenOn: ["2.1.332"],
   },
   {
     id: "no-such-tool-disabled",

@@ -37,8 +37,8 @@ export const CODEX_APPROVAL_WORDINGS: readonly CodexSandboxWording[] = [
   {
     id: "rejected-by-approval-settings",
     pattern: /rejected by user approval settings/,
-    when: "apply_patch (or a command) the approval policy refuses under exec (no recorded run yet)",
-    seenOn: [],
+    when: "apply_patch the approval policy refuses under exec (read-only, or a path outside the project)",
+    seenOn: ["0.171.0"],
   },
 ];
 

@@ -13,6 +13,7 @@ import {
 } from "../policy/tool-policy.js";
 import { renderClaude } from "../render/claude-code.js";
 import { renderCodex } from "../render/codex.js";
+import { renderCopilot } from "../render/copilot.js";
 import { disclosureFor } from "../render/disclosure.js";
 import { renderGemini, renderQwen } from "../render/gemini-qwen.js";
 import { renderOpencode } from "../render/opencode.js";
@@ -36,6 +37,7 @@ const RENDERERS: Readonly<Record<Adapter, (input: RenderInput) => Rendered>> = {
   cursor: renderCursor,
   gemini: renderGemini,
   qwen: renderQwen,
+  copilot: renderCopilot,
 };
 
 function render(input: RenderInput): Rendered {

@@ -22,6 +22,7 @@ import {
   RECORD_0019,
   RECORD_0028,
   RECORD_0029,
+  RECORD_0033,
 } from "./ambient-support.js";
 
 let repo: TempWorkspace;
@@ -276,7 +277,7 @@ describe("pi translation: its walk off, the engine's files appended root-most fi
 });
 
 describe("support table and its diagnostics", () => {
-  it("honours a cell only with a witness record: Claude Code (records 0001-0003), Codex (record 0004), Gemini CLI (0016), Qwen Code (0017), pi (0029) and opencode (0019, 0028)", () => {
+  it("honours a cell only with a witness record: Claude Code (records 0001-0003), Codex (record 0004), Gemini CLI (0016), Qwen Code (0017), pi (0029), opencode (0019, 0028) and GitHub Copilot CLI (0033)", () => {
     const honoured = Object.entries(AMBIENT_SUPPORT).flatMap(([backend, row]) =>
       Object.entries(row).flatMap(([value, cell]) =>
         cell.verdict === "honoured" ? [[backend, value, cell.record]] : [],
@@ -303,6 +304,9 @@ describe("support table and its diagnostics", () => {
       ["gemini", "all", RECORD_0016],
       ["qwen", "none", RECORD_0017],
       ["qwen", "all", RECORD_0017],
+      ["copilot", "none", RECORD_0033],
+      ["copilot", "workspace", RECORD_0033],
+      ["copilot", "all", RECORD_0033],
     ]);
   });
 

@@ -53,6 +53,10 @@ export const RECORD_0028 =
 /** Record 0029: the orchestrator's four pi 0.73.1 nodes with SYSTEM.md and APPEND_SYSTEM.md planted. */
 export const RECORD_0029 = "docs/measurements/0029-pi-prompt-files-pi-0.73.1.json";
 
+/** Record 0033: GitHub Copilot CLI 1.0.102's own loading and approval, and the orchestrator's none, workspace and all nodes. */
+export const RECORD_0033 =
+  "docs/measurements/0033-copilot-instructions-approval-copilot-1.0.102.json";
+
 const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
 const refused = (why: string): SupportCell => ({ verdict: "refused", why });
 const allFour = (cell: SupportCell): Row => ({
@@ -103,6 +107,12 @@ const QWEN_NO_NARROWING = (what: string): SupportCell =>
   unmeasured(
     `Qwen Code 0.24.4 reads ~/.qwen, the workspace and the git root's parent together, and only --safe-mode narrows that, to nothing (record 0015); the orchestrator renders no ${what}-only translation (files resolved by the engine and passed with --append-system-prompt would be one)`,
   );
+
+const copilot = (evidence: string): SupportCell => ({
+  verdict: "honoured",
+  record: RECORD_0033,
+  evidence: `${evidence}; never an AGENTS.md above the git root, workspace outside HOME, 3 of 3 spawns per arm`,
+});
 
 /** The support table, backend × value. Refusals need only a loader seen without a switch (docs/background.md#ac-support). */
 export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
@@ -208,6 +218,20 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
     operator: QWEN_NO_NARROWING("operator"),
     all: qwen(
       "unchanged loading read the workspace's, the git root's parent's and ~/.qwen's QWEN.md, AGENTS.md and rules",
+    ),
+  },
+  copilot: {
+    none: copilot(
+      "--no-custom-instructions kept every planted workspace and ~/.copilot instruction file out",
+    ),
+    workspace: copilot(
+      "a per-run COPILOT_HOME without copilot-instructions.md and instructions/ loaded the workspace's .github/copilot-instructions.md, AGENTS.md, CLAUDE.md, GEMINI.md and instructions file, and neither home file",
+    ),
+    operator: refused(
+      "GitHub Copilot CLI reads the workspace's .github/copilot-instructions.md, AGENTS.md, CLAUDE.md and GEMINI.md whenever it reads ~/.copilot's; its only switch (--no-custom-instructions) turns off both",
+    ),
+    all: copilot(
+      "unchanged loading read the workspace's five files and ~/.copilot's copilot-instructions.md and instructions file",
     ),
   },
 };

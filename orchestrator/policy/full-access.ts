@@ -19,6 +19,8 @@ export const FULL_ACCESS_RENDERINGS: Readonly<Partial<Record<Adapter, string>>> 
   codex: "--sandbox danger-full-access",
   "claude-code": `--permission-mode bypassPermissions, with {"sandbox":{"enabled":false}} merged into --settings`,
   cursor: "--sandbox disabled",
+  // Record 0033 (arm tools-yolo): a write outside the workspace ran, where --allow-all-tools denied it.
+  copilot: "--yolo (tools, paths and URLs allowed)",
 };
 
 /** What the access decision reads. `filesystem` is the effective policy; `nodeFilesystem` the node's own. */

@@ -14,6 +14,7 @@ export const DISPLAY_NAMES: Readonly<Record<Adapter, string>> = {
   cursor: "Cursor",
   gemini: "Gemini CLI",
   qwen: "Qwen Code",
+  copilot: "GitHub Copilot CLI",
 };
 
 const CLAUDE: Readonly<Record<"isolated" | "loaded", string>> = {

@@ -2,6 +2,7 @@
 import type { ProbeCliName } from "../../clis/names.js";
 import { claudeCodeDriver } from "./claude-code.js";
 import { codexDriver } from "./codex.js";
+import { copilotDriver } from "./copilot.js";
 import type { ProbeDriver } from "./driver.js";
 import { geminiDriver } from "./gemini.js";
 import { opencodeDriver } from "./opencode.js";
@@ -15,6 +16,7 @@ const DRIVERS: Readonly<Record<ProbeCliName, ProbeDriver>> = {
   qwen: qwenDriver,
   pi: piDriver,
   opencode: opencodeDriver,
+  copilot: copilotDriver,
 };
 
 /** The driver of a CLI witness supports. */
