@@ -149,6 +149,14 @@ export const protocolSchema = z
                 : `expected a call this arm's script makes (1 to ${calls}); got call ${p.call}`,
           });
         }
+        if (j === 0 && arm.traceFiles === true && "orchestrator" in arm.launch) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["arms", i, "traceFiles"],
+            message:
+              "expected traceFiles only on an argv or node launch (an orchestrator's spawns are not traced yet)",
+          });
+        }
         if (p.kind === "reads-only" && arm.traceFiles !== true) {
           ctx.addIssue({
             code: "custom",

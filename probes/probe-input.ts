@@ -82,6 +82,10 @@ export async function loadProbeSpec(input: ProbeInput): Promise<ProbeSpec> {
   const argv = input.argv ?? [];
   if (input.orchestrator === true && (input.node !== undefined || input.stdin !== undefined))
     throw new UsageError("--orchestrator takes the command after --; not --node or --stdin");
+  if (input.orchestrator === true && input.traceFiles === true)
+    throw new UsageError(
+      "--trace-files traces one CLI spawn; an orchestrator's spawns are not traced yet (leave out --orchestrator or --trace-files)",
+    );
   if (input.orchestrator !== true && (input.packages?.length ?? 0) > 0)
     throw new UsageError("--package goes with --orchestrator (the packages its command imports)");
   if (input.node !== undefined && argv.length > 0) {
@@ -126,6 +130,7 @@ export async function loadProbeSpec(input: ProbeInput): Promise<ProbeSpec> {
         ? {}
         : { packages: [...input.packages] }),
       ...(input.maxSpawns === undefined ? {} : { maxSpawns: input.maxSpawns }),
+      ...launchEnvOf(input.env ?? []),
     };
     const spec = probeSpecSchema.safeParse({
       cli,

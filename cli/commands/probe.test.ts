@@ -106,6 +106,23 @@ describe("witness probe --orchestrator, argv to spec", () => {
     expect(spec.fixture.files).toEqual([
       { at: "workspace", path: "run.mjs", content: "console.log(1);\n" },
     ]);
+    // --env reaches the orchestrator's own environment; --trace-files is refused with it.
+    const withEnv = await loadProbeSpec({
+      cli: "claude-code@2.1.332",
+      orchestrator: true,
+      argv: ["node", "run.mjs"],
+      env: ["MODE=strict"],
+      cwd: dir,
+    });
+    expect(withEnv.launch).toMatchObject({ orchestrator: { env: { set: { MODE: "strict" } } } });
+    const traced = loadProbeSpec({
+      cli: "claude-code@2.1.332",
+      orchestrator: true,
+      traceFiles: true,
+      argv: ["node", "run.mjs"],
+      cwd: dir,
+    });
+    await expect(traced).rejects.toThrow("--trace-files traces one CLI spawn");
   });
 
   it("exits 2 naming a package pin that is not exact and --package without --orchestrator", async () => {
