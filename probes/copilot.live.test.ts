@@ -12,10 +12,18 @@ const older = liveProbe("copilot", "GitHub Copilot CLI 1.0.60 probe", 90_000, {
 });
 
 const files = [
-  { at: "workspace" as const, path: ".github/copilot-instructions.md", content: "{{marker:WS_COPILOT}}" },
+  {
+    at: "workspace" as const,
+    path: ".github/copilot-instructions.md",
+    content: "{{marker:WS_COPILOT}}",
+  },
   { at: "workspace" as const, path: "AGENTS.md", content: "Rule {{marker:WS_AGENTS}}" },
   { at: "parent" as const, path: "AGENTS.md", content: "Rule {{marker:PARENT_AGENTS}}" },
-  { at: "home" as const, path: ".copilot/copilot-instructions.md", content: "{{marker:HOME_COPILOT}}" },
+  {
+    at: "home" as const,
+    path: ".copilot/copilot-instructions.md",
+    content: "{{marker:HOME_COPILOT}}",
+  },
 ];
 
 const inWorkspace: ProbeSpec["script"] = {
@@ -73,4 +81,3 @@ describe.each([
     expect([created(ran, "RAN"), created(ran, "WROTE")]).toEqual([true, true]);
   });
 });
-

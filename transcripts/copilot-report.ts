@@ -1,7 +1,7 @@
 // A GitHub Copilot CLI session as `witness transcript` reports it: each call judged by the one
 // classifier from what the session recorded (its permission decision, its completion).
 import { classifyCopilotCall, copilotExitCode } from "../clis/copilot/outcome.js";
-import { copilotRecorded,type CopilotSession } from "./copilot-session.js";
+import { copilotRecorded, type CopilotSession } from "./copilot-session.js";
 import { driftWarnings } from "./drift.js";
 import { clip, phrase, resultExcerpt, summarizeInput } from "./session-facts.js";
 import type { SessionReport } from "./session-report.js";

@@ -27,17 +27,29 @@ const call = (id: string, name: string) => ({
 describe("readCopilotSession", () => {
   it("joins each call's request, permission decision and completion", async () => {
     const path = await session([
-      { type: "session.start", data: { sessionId: "s1", copilotVersion: "1.0.102", context: { cwd: "/w" } } },
+      {
+        type: "session.start",
+        data: { sessionId: "s1", copilotVersion: "1.0.102", context: { cwd: "/w" } },
+      },
       call("c1", "bash"),
       { type: "permission.completed", data: { toolCallId: "c1", result: { kind: "denied-x" } } },
       {
         type: "tool.execution_complete",
-        data: { toolCallId: "c1", success: false, error: { message: "Permission denied", code: "denied" } },
+        data: {
+          toolCallId: "c1",
+          success: false,
+          error: { message: "Permission denied", code: "denied" },
+        },
       },
       call("c2", "bash"),
       {
         type: "tool.execution_complete",
-        data: { toolCallId: "c2", success: true, result: { content: "ok" }, shellExecution: { exitCode: 4 } },
+        data: {
+          toolCallId: "c2",
+          success: true,
+          result: { content: "ok" },
+          shellExecution: { exitCode: 4 },
+        },
       },
       { type: "assistant.message", data: { content: "done", model: "m" } },
     ]);

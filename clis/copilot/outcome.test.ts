@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import { classifyCopilotCall, COPILOT_DENIED_WORDINGS, copilotExitCode } from "./outcome.js";
 
-const onWire = (text: string) => classifyCopilotCall({ wire: { isError: false, text }, recorded: null });
+const onWire = (text: string) =>
+  classifyCopilotCall({ wire: { isError: false, text }, recorded: null });
 
 describe("classifyCopilotCall", () => {
   // The tool results of the recorded runs (transcripts/test/fixtures/copilot-*), paths shortened.

@@ -18,7 +18,14 @@ const full: ParentAccess = {
 function plan(value: AmbientContext, node: Partial<NodeSpec> = {}) {
   const repo = tempWorkspace();
   return planLaunch({
-    node: { id: "n", adapter: "copilot", prompt: "-go", model: "m", ambientContext: value, ...node },
+    node: {
+      id: "n",
+      adapter: "copilot",
+      prompt: "-go",
+      model: "m",
+      ambientContext: value,
+      ...node,
+    },
     cwd: repo.root,
     env: { HOME: repo.home },
     projectConfig: consent,
