@@ -1,4 +1,3 @@
-import { readdir, readFile } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
 
 import { DOCS } from "../core/doc-paths.js";
@@ -10,7 +9,8 @@ import type { Verdict } from "../measurements/record.js";
 import { isUsable, listProtocols, type LockCheck } from "../prereg/verify.js";
 import { type CommittedRecord, recordsAtHead, type RejectedRecord } from "./committed-records.js";
 import { type GateHistory, gateHistory } from "./gate-history.js";
-import { type AdrDoc, parseAdr } from "./parse-adr.js";
+import type { AdrDoc } from "./parse-adr.js";
+import { readAdrs } from "./read-adrs.js";
 
 /** What one required protocol contributes to an ADR. */
 export interface Evidence {
@@ -207,7 +207,8 @@ export async function judgeAdr(adr: AdrDoc, ctx: GateContext, asStatus?: string)
   const status = asStatus ?? adr.status?.value ?? null;
   const gated = status === "accepted";
   const problems = [...adr.problems];
-  if (adr.status === null) problems.push("no status line (expected e.g. `Status: Proposed`)");
+  if (adr.status === null && adr.problems.length === 0)
+    problems.push("no status line (expected e.g. `Status: Proposed`)");
   if (gated && adr.requires === null && adr.problems.length === 0) {
     problems.push("accepted without a `Requires:` line (list protocol ids, or `Requires: none`)");
   }
@@ -220,18 +221,7 @@ export async function judgeAdr(adr: AdrDoc, ctx: GateContext, asStatus?: string)
 /** Loads the repository's ADRs, protocols and records. */
 export async function loadGateContext(cwd: string): Promise<{ ctx: GateContext; adrs: AdrDoc[] }> {
   const root = await repoRoot(cwd);
-  const dir = join(root, DOCS.adr);
-  let names: string[] = [];
-  try {
-    names = (await readdir(dir))
-      .filter((n) => n.endsWith(".md") && n.toLowerCase() !== "readme.md")
-      .sort();
-  } catch {
-    // No ADR directory: nothing to gate.
-  }
-  const adrs: AdrDoc[] = [];
-  for (const name of names)
-    adrs.push(parseAdr(await readFile(join(dir, name), "utf8"), join(DOCS.adr, name)));
+  const adrs = await readAdrs(root);
   const ctx = {
     root,
     protocols: await listProtocols({ cwd: root }),

@@ -1,9 +1,7 @@
 // What `prereg lock` refuses to register, beyond a valid protocol: the template's placeholders,
 // an ADR that does not exist, and a protocol no arm of which could show the cell working at all.
 // They apply when a protocol is locked or amended, never when an existing lock is verified.
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
-
+import { adrFileId, listAdrFiles } from "../core/adr-files.js";
 import { DOCS } from "../core/doc-paths.js";
 import type { InputIssue } from "../core/errors.js";
 import type { Predicate } from "./predicate.js";
@@ -71,8 +69,8 @@ export function positiveControlIssues(protocol: Protocol): InputIssue[] {
 
 /** An issue unless `docs/adr/<adr>-*.md` exists in the repository at `root`. */
 export async function adrIssues(protocol: Protocol, root: string): Promise<InputIssue[]> {
-  const names = await readdir(join(root, DOCS.adr)).catch(() => [] as string[]);
-  if (names.some((n) => n.startsWith(`${protocol.adr}-`) && n.endsWith(".md"))) return [];
+  const files = await listAdrFiles(root);
+  if (files.some((f) => f.problem === null && adrFileId(f.path) === protocol.adr)) return [];
   return [
     {
       path: "adr",
