@@ -5,7 +5,7 @@ import { join } from "node:path";
 
 import { DOCS } from "../core/doc-paths.js";
 import { errorMessage } from "../core/error-text.js";
-import { readBlobs, treeEntries } from "../core/git.js";
+import { type Addition, readBlobs, treeEntries } from "../core/git.js";
 import { zodIssues } from "../core/read-input.js";
 import { type MeasurementRecord, recordSchema } from "../measurements/record.js";
 
@@ -52,8 +52,15 @@ async function workingTreeJson(root: string): Promise<string[]> {
   }
 }
 
-/** Every `.json` under docs/measurements at HEAD: the records, and the files that are not. */
-export async function recordsAtHead(root: string): Promise<RecordsAtHead> {
+/**
+ * Every `.json` under docs/measurements at HEAD: the records, and the files that are not. A record
+ * is read as git added it (`additions`): a path whose blob at HEAD is not the one its oldest
+ * addition wrote was edited after it was committed, and is refused.
+ */
+export async function recordsAtHead(
+  root: string,
+  additions: ReadonlyMap<string, Addition>,
+): Promise<RecordsAtHead> {
   const entries = (await treeEntries("HEAD", DOCS.measurements, root))
     .filter((e) => e.path.endsWith(".json"))
     .sort((a, b) => a.path.localeCompare(b.path));
@@ -71,6 +78,14 @@ export async function recordsAtHead(root: string): Promise<RecordsAtHead> {
     }
     if (entry.type !== "blob") {
       rejected.push({ path: entry.path, problem: `a ${entry.type}, not a file` });
+      continue;
+    }
+    const added = additions.get(entry.path);
+    if (added !== undefined && added.blob !== entry.object) {
+      rejected.push({
+        path: entry.path,
+        problem: `modified after it was added in ${added.commit.slice(0, 12)}; a record is judged as git added it and never edited (write a new record)`,
+      });
       continue;
     }
     const parsed = parseRecordText(texts.get(entry.object) ?? "");

@@ -210,6 +210,18 @@ const forgeries: { name: string; note: RegExp; forge: () => Promise<void> }[] = 
       for (const ext of ["json", "md", "csv"]) await rm(confirming.replace(/json$/, ext));
     },
   },
+  {
+    name: "a committed refuted record edited in place to a confirming one, and committed",
+    note: /0001-demo-claude-code-2\.1\.332\.json is modified after it was added in [0-9a-f]{12}/,
+    forge: async () => {
+      const refuted = await run(["A", "B"]);
+      await commit(repo.dir, "record");
+      const confirming = await run(["A"]);
+      await writeFile(refuted, await readFile(confirming));
+      for (const ext of ["json", "md", "csv"]) await rm(confirming.replace(/json$/, ext));
+      await commit(repo.dir, "fix the record");
+    },
+  },
 ];
 
 describe("the gate on forged evidence", () => {

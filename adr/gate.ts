@@ -222,11 +222,12 @@ export async function judgeAdr(adr: AdrDoc, ctx: GateContext, asStatus?: string)
 export async function loadGateContext(cwd: string): Promise<{ ctx: GateContext; adrs: AdrDoc[] }> {
   const root = await repoRoot(cwd);
   const adrs = await readAdrs(root);
+  const history = gateHistory(root);
   const ctx = {
     root,
     protocols: await listProtocols({ cwd: root }),
-    ...(await recordsAtHead(root)),
-    history: gateHistory(root),
+    ...(await recordsAtHead(root, await history.additions())),
+    history,
   };
   return { ctx, adrs };
 }

@@ -243,20 +243,39 @@ export async function readBlobs(
   return texts;
 }
 
+/** Where a path entered HEAD's history: the commit that added it and the blob it added. */
+export interface Addition {
+  commit: string;
+  blob: string;
+}
+
 /**
  * For every path under `dir`, the oldest commit of HEAD's history that added it (a rename counts
- * as an addition), for all of them in one `git log`.
+ * as an addition) and the blob it added, for all of them in one `git log`.
  */
-export async function commitsAddingUnder(dir: string, cwd: string): Promise<Map<string, string>> {
+export async function additionsUnder(dir: string, cwd: string): Promise<Map<string, Addition>> {
   const out = await gitOut(
-    ["log", "--no-renames", "--diff-filter=A", "--format=%x01%H", "--name-only", "-z", "--", dir],
+    [
+      "log",
+      "--no-renames",
+      "--diff-filter=A",
+      "--format=%x01%H",
+      "--raw",
+      "--no-abbrev",
+      "-z",
+    ].concat(["--", dir]),
     { cwd },
   );
-  const added = new Map<string, string>();
+  const added = new Map<string, Addition>();
   // Newest first: a path added again after a deletion keeps its oldest addition, as the last seen.
   for (const chunk of out.split("\x01")) {
-    const [commit = "", ...paths] = chunk.replace("\0\n", "\0").split("\0");
-    for (const path of paths) if (path !== "" && commit !== "") added.set(path, commit);
+    const [commit = "", ...fields] = chunk.replace("\0\n", "\0").split("\0");
+    // Each change is ":<old mode> <new mode> <old blob> <new blob> A", then its path.
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const blob = (fields[i] ?? "").split(" ")[3] ?? "";
+      const path = fields[i + 1] ?? "";
+      if (path !== "" && commit !== "" && blob !== "") added.set(path, { commit, blob });
+    }
   }
   return added;
 }
