@@ -6,7 +6,9 @@ import { hasCommit, missingCommit, repoRoot } from "../core/git.js";
 import { compareVersions } from "../core/version-order.js";
 import { recheckRecord } from "../measurements/recheck.js";
 import type { Verdict } from "../measurements/record.js";
+import { type LedgerEntry, readLedger } from "../measurements/run-ledger.js";
 import { isUsable, listProtocols, type LockCheck } from "../prereg/verify.js";
+import { falseAmendments } from "./amendment-check.js";
 import { type CommittedRecord, recordsAtHead, type RejectedRecord } from "./committed-records.js";
 import { type GateHistory, gateHistory } from "./gate-history.js";
 import type { AdrDoc } from "./parse-adr.js";
@@ -49,6 +51,8 @@ export interface GateContext {
   uncommitted: string[];
   /** Git's and the protocols' answers, asked once per gate run. */
   history: GateHistory;
+  /** The run ledger's entries (this machine's), against which amendments are checked; [] when none is read. */
+  ledger: LedgerEntry[];
 }
 
 /** One record judged against its protocol's lock: what it shows, or why it shows nothing. */
@@ -164,6 +168,11 @@ export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidenc
   }
   if (!isUsable(check.state) || check.lock === null)
     return { ...none, note: `protocol ${id}: ${check.message}` };
+  const lockedCheck = check;
+  const falsehoods = await ctx.history.once(`amend\0${file}`, () =>
+    falseAmendments(lockedCheck, ctx, ctx.ledger),
+  );
+  if (falsehoods.length > 0) return { ...none, note: `protocol ${id}: ${falsehoods.join("; ")}` };
   const hash = check.lock.canonicalHash;
   const { slug } = check.loaded.protocol;
   const mine = (path: string) => basename(path).startsWith(`${id}-${slug}-`);
@@ -218,8 +227,18 @@ export async function judgeAdr(adr: AdrDoc, ctx: GateContext, asStatus?: string)
   return { adr, gated, evidence, problems, ok };
 }
 
+/** What the gate reads beyond the repository: the run ledger, when one is named. */
+export interface GateOptions {
+  cwd?: string;
+  /** The run ledger (`runs.jsonl`) whose entries amendments are checked against. */
+  ledger?: string;
+}
+
 /** Loads the repository's ADRs, protocols and records. */
-export async function loadGateContext(cwd: string): Promise<{ ctx: GateContext; adrs: AdrDoc[] }> {
+export async function loadGateContext(
+  cwd: string,
+  options: Omit<GateOptions, "cwd"> = {},
+): Promise<{ ctx: GateContext; adrs: AdrDoc[] }> {
   const root = await repoRoot(cwd);
   const adrs = await readAdrs(root);
   const history = gateHistory(root);
@@ -228,21 +247,22 @@ export async function loadGateContext(cwd: string): Promise<{ ctx: GateContext; 
     protocols: await listProtocols({ cwd: root }),
     ...(await recordsAtHead(root, await history.additions())),
     history,
+    ledger: options.ledger === undefined ? [] : await readLedger(options.ledger),
   };
   return { ctx, adrs };
 }
 
 /** Every ADR with its evidence, and the record files that are not evidence (reported by name). */
 export async function gateRepository(
-  options: { cwd?: string } = {},
+  options: GateOptions = {},
 ): Promise<{ rows: AdrRow[]; rejected: RejectedRecord[] }> {
-  const { ctx, adrs } = await loadGateContext(options.cwd ?? process.cwd());
+  const { ctx, adrs } = await loadGateContext(options.cwd ?? process.cwd(), options);
   const rows: AdrRow[] = [];
   for (const adr of adrs) rows.push(await judgeAdr(adr, ctx));
   return { rows, rejected: ctx.rejected };
 }
 
 /** Every ADR in docs/adr with its evidence; `ok` false on any row fails the gate. */
-export async function gateAdrs(options: { cwd?: string } = {}): Promise<AdrRow[]> {
+export async function gateAdrs(options: GateOptions = {}): Promise<AdrRow[]> {
   return (await gateRepository(options)).rows;
 }

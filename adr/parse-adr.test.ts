@@ -89,6 +89,7 @@ describe("one reading of an ADR's status: the fake-status corpus", () => {
     rejected: [],
     uncommitted: [],
     history: gateHistory(dir),
+    ledger: [],
   };
 
   it("has cases to try", () => {

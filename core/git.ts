@@ -280,6 +280,23 @@ export async function additionsUnder(dir: string, cwd: string): Promise<Map<stri
   return added;
 }
 
+/** The oldest commit of HEAD's history that changed how often `text` occurs in `path` (git's pickaxe), or null. */
+export async function oldestCommitWithText(
+  path: string,
+  text: string,
+  cwd: string,
+): Promise<string | null> {
+  const out = await gitOut(["log", "--format=%H", "--no-renames", `-S${text}`, "--", path], {
+    cwd,
+  });
+  return (
+    out
+      .split("\n")
+      .filter((l) => l !== "")
+      .at(-1) ?? null
+  );
+}
+
 /** The commits of HEAD's history that descend from `commit` (itself excluded); empty when unknown. */
 export async function descendantsOf(commit: string, cwd: string): Promise<Set<string>> {
   const result = await runGit(["rev-list", "--ancestry-path", `${commit}..HEAD`], { cwd });

@@ -26,7 +26,9 @@ interface Gate {
 async function gate(): Promise<Gate> {
   const { gateRepository } = await import("../../adr/gate.js");
   const { gateSupportTable } = await import("../../adr/support-table.js");
-  const { rows, rejected } = await gateRepository();
+  const { runLedgerPath } = await import("../../measurements/run-ledger.js");
+  // This machine's ledger: an amendment saying no records existed is checked against it too.
+  const { rows, rejected } = await gateRepository({ ledger: runLedgerPath() });
   // Not evidence, and not fatal: each is named, and counts for no ADR.
   for (const r of rejected)
     process.stderr.write(`witness: ${r.path}: ${r.problem} (not evidence)\n`);
