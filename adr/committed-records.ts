@@ -13,6 +13,8 @@ import { type MeasurementRecord, recordSchema } from "../measurements/record.js"
 export interface CommittedRecord {
   /** Repository-relative path. */
   path: string;
+  /** The committed blob's object id. */
+  blob: string;
   record: MeasurementRecord;
 }
 
@@ -90,7 +92,7 @@ export async function recordsAtHead(
     }
     const parsed = parseRecordText(texts.get(entry.object) ?? "");
     if (typeof parsed === "string") rejected.push({ path: entry.path, problem: parsed });
-    else records.push({ path: entry.path, record: parsed });
+    else records.push({ path: entry.path, blob: entry.object, record: parsed });
   }
   const committed = new Set(entries.map((e) => e.path));
   const uncommitted: string[] = [];

@@ -13,6 +13,7 @@ import { type CommittedRecord, recordsAtHead, type RejectedRecord } from "./comm
 import { type GateHistory, gateHistory } from "./gate-history.js";
 import type { AdrDoc } from "./parse-adr.js";
 import { readAdrs } from "./read-adrs.js";
+import { type SignatureCheck, signatureCheck } from "./record-signatures.js";
 
 /** What one required protocol contributes to an ADR. */
 export interface Evidence {
@@ -53,6 +54,8 @@ export interface GateContext {
   history: GateHistory;
   /** The run ledger's entries (this machine's), against which amendments are checked; [] when none is read. */
   ledger: LedgerEntry[];
+  /** The records' signature check, when the repository commits an allowed-signers file. */
+  signatures: SignatureCheck | null;
 }
 
 /** One record judged against its protocol's lock: what it shows, or why it shows nothing. */
@@ -127,6 +130,10 @@ async function judgeAgainstLock(
     const more = recheck.problems.length > 3 ? ` (+${recheck.problems.length - 3} more)` : "";
     return { verdict: null, problem: `${r.path} is not evidence: ${shown}${more}` };
   }
+  // With signers configured, a record no allowed key signed is not evidence either way.
+  const unsigned = ctx.signatures === null ? null : await ctx.signatures.verify(r.path, r.blob);
+  if (unsigned !== null)
+    return { verdict: null, problem: `${r.path} is not evidence: ${unsigned}` };
   if (recheck.verdict !== "confirmed") return { verdict: recheck.verdict, problem: null };
   return { verdict: recheck.verdict, problem: await provenanceProblem(r, check, ctx) };
 }
@@ -248,6 +255,7 @@ export async function loadGateContext(
     ...(await recordsAtHead(root, await history.additions())),
     history,
     ledger: options.ledger === undefined ? [] : await readLedger(options.ledger),
+    signatures: await signatureCheck(root),
   };
   return { ctx, adrs };
 }

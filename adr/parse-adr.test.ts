@@ -90,6 +90,7 @@ describe("one reading of an ADR's status: the fake-status corpus", () => {
     uncommitted: [],
     history: gateHistory(dir),
     ledger: [],
+    signatures: null,
   };
 
   it("has cases to try", () => {
