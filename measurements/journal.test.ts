@@ -1,7 +1,7 @@
 // No data lost on a failed write: every spawn is journaled as it completes, a record that cannot
 // be written is an exit-2 error naming the journal, and `--resume` finishes it without spawning.
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -152,6 +152,20 @@ describe("the run journal", () => {
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toContain(
       `journal-keys/run-carried.jsonl.key: cannot read the journal's key (ENOENT); a journal is resumed only with the key its run kept in ${join(repo.dir, "journal-keys")}`,
+    );
+  });
+
+  it("--resume refuses a journal that is a symlink, naming it", async () => {
+    await runProtocols({ ...base(), all: true, out: out(), writeRecord: failing("ENOSPC") }).catch(
+      () => undefined,
+    );
+    const journal = await onlyJournal();
+    const link = join(repo.dir, "link.jsonl");
+    await symlink(journal, link);
+    const error = await runProtocols({ ...base(), resume: link }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toBe(
+      `${link}: expected the run journal as a regular file; got a symlink`,
     );
   });
 

@@ -142,10 +142,11 @@ export interface ReadJournal {
  * InputError naming its number.
  */
 export async function readJournal(file: string, dir: string): Promise<ReadJournal> {
-  const seal = await readSeal(dir, file);
   const bytes = await readUserFile(file, "the run journal", undefined, {
     maxBytes: MAX_RECORD_BYTES,
+    noSymlink: true,
   });
+  const seal = await readSeal(dir, file);
   const lines = bytes.toString("utf8").split("\n");
   // The empty string after the last newline (appends are whole lines).
   lines.pop();
