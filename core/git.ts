@@ -192,23 +192,33 @@ export interface TreeEntry {
   mode: string;
   type: string;
   object: string;
+  /** The blob's size in bytes (null for a tree or a submodule). */
+  size: number | null;
   /** Repository-relative path. */
   path: string;
 }
 
-/** The entries directly under `dir` in `commit` (empty when the commit has no such directory). */
+/** The entries directly under `dir` in `commit`, with blob sizes (empty when the commit has no such directory). */
 export async function treeEntries(commit: string, dir: string, cwd: string): Promise<TreeEntry[]> {
-  const result = await runGit(["ls-tree", "-z", commit, "--", `${dir.replace(/\/+$/, "")}/`], {
-    cwd,
-  });
+  const result = await runGit(
+    ["ls-tree", "-l", "-z", commit, "--", `${dir.replace(/\/+$/, "")}/`],
+    { cwd },
+  );
   if (result.exitCode !== 0) return [];
   return result.stdout
     .split("\0")
     .filter((l) => l !== "")
     .map((line) => {
       const tab = line.indexOf("\t");
-      const [mode = "", type = "", object = ""] = line.slice(0, tab).split(" ");
-      return { mode, type, object, path: line.slice(tab + 1) };
+      const [mode = "", type = "", object = "", size = "-"] = line.slice(0, tab).split(/\s+/);
+      const bytes = Number(size);
+      return {
+        mode,
+        type,
+        object,
+        size: Number.isFinite(bytes) ? bytes : null,
+        path: line.slice(tab + 1),
+      };
     });
 }
 
