@@ -17,7 +17,7 @@ export interface JournalSeal {
 
 /** Where the key of `journal` lives: beside the journal directory `dir` names, not in it. */
 export function keyFileOf(dir: string, journal: string): string {
-  return join(dirname(dir), "journal-keys", `${basename(journal)}.key`);
+  return join(dirname(dir), ".journal-keys", `${basename(journal)}.key`);
 }
 
 /** Makes and stores a new journal's secret (0600, a name never reused); its first MAC follows. */

@@ -111,7 +111,7 @@ describe("the run journal", () => {
   it("a successful run leaves no journal behind, nor its key", async () => {
     await runProtocols({ ...base(), all: true, out: out() });
     expect(await readdir(journals())).toEqual([]);
-    expect(await readdir(join(repo.dir, "journal-keys"))).toEqual([]);
+    expect(await readdir(join(repo.dir, ".journal-keys"))).toEqual([]);
   });
 
   it("--resume refuses an edited journal (a spawn made to see what it did not), naming the line and its mac", async () => {
@@ -140,18 +140,18 @@ describe("the run journal", () => {
     );
     const journal = await onlyJournal();
     const carried = join(repo.dir, "carried", "journals", "run-carried.jsonl");
-    await mkdir(join(repo.dir, "carried", "journal-keys"), { recursive: true });
+    await mkdir(join(repo.dir, "carried", ".journal-keys"), { recursive: true });
     await mkdir(join(repo.dir, "carried", "journals"), { recursive: true });
     await writeFile(carried, await readFile(journal));
-    const key = join(repo.dir, "journal-keys", `${basename(journal)}.key`);
+    const key = join(repo.dir, ".journal-keys", `${basename(journal)}.key`);
     await writeFile(
-      join(repo.dir, "carried", "journal-keys", "run-carried.jsonl.key"),
+      join(repo.dir, "carried", ".journal-keys", "run-carried.jsonl.key"),
       await readFile(key),
     );
     const error = await runProtocols({ ...base(), resume: carried }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toContain(
-      `journal-keys/run-carried.jsonl.key: cannot read the journal's key (ENOENT); a journal is resumed only with the key its run kept in ${join(repo.dir, "journal-keys")}`,
+      `.journal-keys/run-carried.jsonl.key: cannot read the journal's key (ENOENT); a journal is resumed only with the key its run kept in ${join(repo.dir, ".journal-keys")}`,
     );
   });
 
