@@ -5,14 +5,18 @@ import { join } from "node:path";
 
 import { DOCS } from "../core/doc-paths.js";
 import { errorMessage } from "../core/error-text.js";
-import { readBlobs, treeEntries } from "../core/git.js";
+import { InputError } from "../core/errors.js";
+import { type Addition, readBlobs, treeEntries, type TreeEntry } from "../core/git.js";
 import { zodIssues } from "../core/read-input.js";
 import { type MeasurementRecord, recordSchema } from "../measurements/record.js";
+import { MAX_RECORD_BYTES } from "../measurements/write-record.js";
 
 /** A committed record that parsed as `witness.record/1`. */
 export interface CommittedRecord {
   /** Repository-relative path. */
   path: string;
+  /** The committed blob's object id. */
+  blob: string;
   record: MeasurementRecord;
 }
 
@@ -52,16 +56,52 @@ async function workingTreeJson(root: string): Promise<string[]> {
   }
 }
 
-/** Every `.json` under docs/measurements at HEAD: the records, and the files that are not. */
-export async function recordsAtHead(root: string): Promise<RecordsAtHead> {
+/** What one gate run reads of docs/measurements at most, checked on git's sizes before reading. */
+export interface RecordLimits {
+  /** The largest record read (default: as `witness run` writes them, 128 MiB). */
+  recordBytes: number;
+  /** The most `.json` files (default 20 000). */
+  records: number;
+  /** The most bytes of all records together (default 2 GiB). */
+  totalBytes: number;
+}
+
+/** The default bounds. */
+export const RECORD_LIMITS: RecordLimits = {
+  recordBytes: MAX_RECORD_BYTES,
+  records: 20_000,
+  totalBytes: 2 * 1024 * 1024 * 1024,
+};
+
+/**
+ * Every `.json` under docs/measurements at HEAD: the records, and the files that are not. A record
+ * is read as git added it (`additions`): a path whose blob at HEAD is not the one its oldest
+ * addition wrote was edited after it was committed, and is refused.
+ */
+export async function recordsAtHead(
+  root: string,
+  additions: ReadonlyMap<string, Addition>,
+  limits: RecordLimits = RECORD_LIMITS,
+): Promise<RecordsAtHead> {
   const entries = (await treeEntries("HEAD", DOCS.measurements, root))
     .filter((e) => e.path.endsWith(".json"))
     .sort((a, b) => a.path.localeCompare(b.path));
   const records: CommittedRecord[] = [];
   const rejected: RejectedRecord[] = [];
+  const oversized = (e: TreeEntry) => (e.size ?? 0) > limits.recordBytes;
+  const readable = entries.filter((e) => e.type === "blob" && e.mode !== "120000" && !oversized(e));
+  const total = readable.reduce((sum, e) => sum + (e.size ?? 0), 0);
+  // Bounds checked on git's sizes before any blob is read.
+  if (entries.length > limits.records || total > limits.totalBytes)
+    throw new InputError(DOCS.measurements, [
+      {
+        path: "",
+        message: `expected at most ${limits.records} record files of ${limits.totalBytes} bytes in all; got ${entries.length} of ${total}`,
+      },
+    ]);
   // Every blob in one git call: the gate's cost must not grow by a process per record.
   const texts = await readBlobs(
-    entries.filter((e) => e.type === "blob" && e.mode !== "120000").map((e) => e.object),
+    readable.map((e) => e.object),
     root,
   );
   for (const entry of entries) {
@@ -73,9 +113,24 @@ export async function recordsAtHead(root: string): Promise<RecordsAtHead> {
       rejected.push({ path: entry.path, problem: `a ${entry.type}, not a file` });
       continue;
     }
+    if (oversized(entry)) {
+      rejected.push({
+        path: entry.path,
+        problem: `${entry.size ?? 0} bytes, over the ${limits.recordBytes} a record may have (not read)`,
+      });
+      continue;
+    }
+    const added = additions.get(entry.path);
+    if (added !== undefined && added.blob !== entry.object) {
+      rejected.push({
+        path: entry.path,
+        problem: `modified after it was added in ${added.commit.slice(0, 12)}; a record is judged as git added it and never edited (write a new record)`,
+      });
+      continue;
+    }
     const parsed = parseRecordText(texts.get(entry.object) ?? "");
     if (typeof parsed === "string") rejected.push({ path: entry.path, problem: parsed });
-    else records.push({ path: entry.path, record: parsed });
+    else records.push({ path: entry.path, blob: entry.object, record: parsed });
   }
   const committed = new Set(entries.map((e) => e.path));
   const uncommitted: string[] = [];

@@ -210,6 +210,33 @@ const forgeries: { name: string; note: RegExp; forge: () => Promise<void> }[] = 
       for (const ext of ["json", "md", "csv"]) await rm(confirming.replace(/json$/, ext));
     },
   },
+  {
+    name: "a committed refuted record edited in place to a confirming one, and committed",
+    note: /0001-demo-claude-code-2\.1\.332\.json is modified after it was added in [0-9a-f]{12}/,
+    forge: async () => {
+      const refuted = await run(["A", "B"]);
+      await commit(repo.dir, "record");
+      const confirming = await run(["A"]);
+      await writeFile(refuted, await readFile(confirming));
+      for (const ext of ["json", "md", "csv"]) await rm(confirming.replace(/json$/, ext));
+      await commit(repo.dir, "fix the record");
+    },
+  },
+  {
+    name: "a record of 2.1.282 relabelled 2.1.332 (its argv still runs the 2.1.282 install)",
+    note: /observation\.argv: expected the claude-code@2\.1\.332 install; it ran claude-code@2\.1\.282/,
+    forge: async () => {
+      const file = await run(["A"]);
+      const json = await readJson(file);
+      for (const arm of json.arms)
+        for (const spawn of arm.spawns) {
+          const observation = spawn.observation as { argv: string[] };
+          observation.argv[0] = "/root/.cache/witness/claude-code@2.1.282/node_modules/.bin/claude";
+        }
+      await writeJson(file, json);
+      await commit(repo.dir, "record");
+    },
+  },
 ];
 
 describe("the gate on forged evidence", () => {

@@ -3,7 +3,7 @@
 // descendants (once per lock). A record costs no process of its own, so the gate's time grows
 // with the records' bytes, not by a git call per record.
 import { DOCS } from "../core/doc-paths.js";
-import { commitsAddingUnder, descendantsOf } from "../core/git.js";
+import { type Addition, additionsUnder, descendantsOf } from "../core/git.js";
 import { committedLocks, type LockVersion } from "../prereg/lock-history.js";
 import { checkProtocol, type LockCheck } from "../prereg/verify.js";
 
@@ -15,6 +15,8 @@ export interface GateHistory {
   locks(protocolFile: string): Promise<LockVersion[]>;
   /** The oldest commit that added the repository-relative record path, or null. */
   addedBy(path: string): Promise<string | null>;
+  /** Every record path's oldest addition: its commit and the blob it added. */
+  additions(): Promise<Map<string, Addition>>;
   /** True when `commit` descends from `ancestor` (not equal to it) in HEAD's history. */
   follows(commit: string, ancestor: string): Promise<boolean>;
   /** Remembers one answer per key: a judgement of a record against a lock, for instance. */
@@ -35,13 +37,14 @@ function memo<T>(compute: (key: string) => Promise<T>): (key: string) => Promise
 
 /** A fresh history for the repository at `root`. */
 export function gateHistory(root: string): GateHistory {
-  const added = memo(() => commitsAddingUnder(DOCS.measurements, root));
+  const added = memo(() => additionsUnder(DOCS.measurements, root));
   const descendants = memo((commit) => descendantsOf(commit, root));
   const answers = new Map<string, Promise<unknown>>();
   return {
     check: memo((file) => checkProtocol(file)),
     locks: memo((file) => committedLocks(file, root)),
-    addedBy: async (path) => (await added("")).get(path) ?? null,
+    addedBy: async (path) => (await added("")).get(path)?.commit ?? null,
+    additions: () => added(""),
     follows: async (commit, ancestor) => (await descendants(ancestor)).has(commit),
     once<T>(key: string, compute: () => Promise<T>): Promise<T> {
       let answer = answers.get(key) as Promise<T> | undefined;

@@ -1,4 +1,3 @@
-import { readdir, readFile } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
 
 import { DOCS } from "../core/doc-paths.js";
@@ -7,11 +6,15 @@ import { hasCommit, missingCommit, repoRoot } from "../core/git.js";
 import { compareVersions } from "../core/version-order.js";
 import { recheckRecord } from "../measurements/recheck.js";
 import type { Verdict } from "../measurements/record.js";
+import { type LedgerEntry, readLedger } from "../measurements/run-ledger.js";
 import { gatesText } from "../prereg/decision.js";
 import { isUsable, listProtocols, type LockCheck } from "../prereg/verify.js";
+import { falseAmendments } from "./amendment-check.js";
 import { type CommittedRecord, recordsAtHead, type RejectedRecord } from "./committed-records.js";
 import { type GateHistory, gateHistory } from "./gate-history.js";
-import { type AdrDoc, parseAdr } from "./parse-adr.js";
+import type { AdrDoc } from "./parse-adr.js";
+import { readAdrs } from "./read-adrs.js";
+import { type SignatureCheck, signatureCheck } from "./record-signatures.js";
 
 /** What one required protocol contributes to an ADR. */
 export interface Evidence {
@@ -50,6 +53,10 @@ export interface GateContext {
   uncommitted: string[];
   /** Git's and the protocols' answers, asked once per gate run. */
   history: GateHistory;
+  /** The run ledger's entries (this machine's), against which amendments are checked; [] when none is read. */
+  ledger: LedgerEntry[];
+  /** The records' signature check, when the repository commits an allowed-signers file. */
+  signatures: SignatureCheck | null;
 }
 
 /** One record judged against its protocol's lock: what it shows, or why it shows nothing. */
@@ -124,6 +131,10 @@ async function judgeAgainstLock(
     const more = recheck.problems.length > 3 ? ` (+${recheck.problems.length - 3} more)` : "";
     return { verdict: null, problem: `${r.path} is not evidence: ${shown}${more}` };
   }
+  // With signers configured, a record no allowed key signed is not evidence either way.
+  const unsigned = ctx.signatures === null ? null : await ctx.signatures.verify(r.path, r.blob);
+  if (unsigned !== null)
+    return { verdict: null, problem: `${r.path} is not evidence: ${unsigned}` };
   if (recheck.verdict !== "confirmed") return { verdict: recheck.verdict, problem: null };
   return { verdict: recheck.verdict, problem: await provenanceProblem(r, check, ctx) };
 }
@@ -172,6 +183,11 @@ export async function evidenceFor(id: string, ctx: GateContext): Promise<Evidenc
       file,
       note: `protocol ${id} gates ${gatesText(check.loaded.protocol)}, not a witness ADR`,
     };
+  const lockedCheck = check;
+  const falsehoods = await ctx.history.once(`amend\0${file}`, () =>
+    falseAmendments(lockedCheck, ctx, ctx.ledger),
+  );
+  if (falsehoods.length > 0) return { ...none, note: `protocol ${id}: ${falsehoods.join("; ")}` };
   const hash = check.lock.canonicalHash;
   const { slug } = check.loaded.protocol;
   const mine = (path: string) => basename(path).startsWith(`${id}-${slug}-`);
@@ -215,7 +231,8 @@ export async function judgeAdr(adr: AdrDoc, ctx: GateContext, asStatus?: string)
   const status = asStatus ?? adr.status?.value ?? null;
   const gated = status === "accepted";
   const problems = [...adr.problems];
-  if (adr.status === null) problems.push("no status line (expected e.g. `Status: Proposed`)");
+  if (adr.status === null && adr.problems.length === 0)
+    problems.push("no status line (expected e.g. `Status: Proposed`)");
   if (gated && adr.requires === null && adr.problems.length === 0) {
     problems.push("accepted without a `Requires:` line (list protocol ids, or `Requires: none`)");
   }
@@ -225,41 +242,43 @@ export async function judgeAdr(adr: AdrDoc, ctx: GateContext, asStatus?: string)
   return { adr, gated, evidence, problems, ok };
 }
 
+/** What the gate reads beyond the repository: the run ledger, when one is named. */
+export interface GateOptions {
+  cwd?: string;
+  /** The run ledger (`runs.jsonl`) whose entries amendments are checked against. */
+  ledger?: string;
+}
+
 /** Loads the repository's ADRs, protocols and records. */
-export async function loadGateContext(cwd: string): Promise<{ ctx: GateContext; adrs: AdrDoc[] }> {
+export async function loadGateContext(
+  cwd: string,
+  options: Omit<GateOptions, "cwd"> = {},
+): Promise<{ ctx: GateContext; adrs: AdrDoc[] }> {
   const root = await repoRoot(cwd);
-  const dir = join(root, DOCS.adr);
-  let names: string[] = [];
-  try {
-    names = (await readdir(dir))
-      .filter((n) => n.endsWith(".md") && n.toLowerCase() !== "readme.md")
-      .sort();
-  } catch {
-    // No ADR directory: nothing to gate.
-  }
-  const adrs: AdrDoc[] = [];
-  for (const name of names)
-    adrs.push(parseAdr(await readFile(join(dir, name), "utf8"), join(DOCS.adr, name)));
+  const adrs = await readAdrs(root);
+  const history = gateHistory(root);
   const ctx = {
     root,
     protocols: await listProtocols({ cwd: root }),
-    ...(await recordsAtHead(root)),
-    history: gateHistory(root),
+    ...(await recordsAtHead(root, await history.additions())),
+    history,
+    ledger: options.ledger === undefined ? [] : await readLedger(options.ledger),
+    signatures: await signatureCheck(root),
   };
   return { ctx, adrs };
 }
 
 /** Every ADR with its evidence, and the record files that are not evidence (reported by name). */
 export async function gateRepository(
-  options: { cwd?: string } = {},
+  options: GateOptions = {},
 ): Promise<{ rows: AdrRow[]; rejected: RejectedRecord[] }> {
-  const { ctx, adrs } = await loadGateContext(options.cwd ?? process.cwd());
+  const { ctx, adrs } = await loadGateContext(options.cwd ?? process.cwd(), options);
   const rows: AdrRow[] = [];
   for (const adr of adrs) rows.push(await judgeAdr(adr, ctx));
   return { rows, rejected: ctx.rejected };
 }
 
 /** Every ADR in docs/adr with its evidence; `ok` false on any row fails the gate. */
-export async function gateAdrs(options: { cwd?: string } = {}): Promise<AdrRow[]> {
+export async function gateAdrs(options: GateOptions = {}): Promise<AdrRow[]> {
   return (await gateRepository(options)).rows;
 }

@@ -89,6 +89,8 @@ describe("one reading of an ADR's status: the fake-status corpus", () => {
     rejected: [],
     uncommitted: [],
     history: gateHistory(dir),
+    ledger: [],
+    signatures: null,
   };
 
   it("has cases to try", () => {
@@ -103,10 +105,13 @@ describe("one reading of an ADR's status: the fake-status corpus", () => {
   });
 
   it.each([
-    ["a comment", "<!-- Status: Proposed -->\nStatus: Accepted", "accepted"],
     ["a code block", "```\nStatus: Proposed\n```\nStatus: Accepted", "accepted"],
     ["a zero-width space", "Sta\u200btus: Acc\u200bepted", "accepted"],
     ["a full-width word", "Ｓｔａｔｕｓ: Ａｃｃｅｐｔｅｄ", "accepted"],
+    ["a combining grapheme joiner (U+034F)", "Status: Acc\u034fepted", "accepted"],
+    ["a variation selector (U+FE0F)", "Status: A\ufe0fccepted", "accepted"],
+    ["a zero-width joiner", "Status: Pro\u200dposed", "proposed"],
+    ["an inline comment", "Status: Pro<!-- x -->posed", "proposed"],
   ])("reads the status past %s", (_, lines, value) => {
     const adr = parseAdr(`# T\n\n${lines}\nRequires: none\n`, "docs/adr/0001-t.md");
     expect(adr.status?.value).toBe(value);
@@ -129,5 +134,42 @@ describe("one reading of an ADR's status: the fake-status corpus", () => {
     const adr = parseAdr(text, "x.md");
     if (adr.status === null) throw new Error("no status");
     expect(() => withStatus(text, adr.status!, "accepted")).toThrow(/write it plainly/);
+  });
+
+  it.each([
+    ["a Cyrillic e", "Status: Acc\u0435pted", 'got "Acc\u0435pted"'],
+    ["a word outside the list", "Status: Approved", 'got "Approved"'],
+    ["nothing", "Status: ", 'got ""'],
+  ])(
+    "refuses a status word spelled with %s, naming line, field and the closed list",
+    (_, line, got) => {
+      const adr = parseAdr(`# T\n\n${line}\nRequires: none\n`, "docs/adr/0001-t.md");
+      expect(adr.status).toBeNull();
+      expect(adr.problems).toEqual([
+        `line 3: status: expected one of proposed, accepted, rejected, deprecated, superseded; ${got}`,
+      ]);
+    },
+  );
+
+  it.each([
+    ["<script>", "<script>\nStatus: Proposed\n</script>\n", 4],
+    ["<script> on one line", "<script>Status: Proposed</script>\n", 3],
+    ["<style>", "<style>\n/* Requires: none */\n</style>\n", 4],
+    ["<div hidden>", "<div hidden>\nStatus: Proposed\n</div>\n", 4],
+    ["<details>", "<details>\n## Status\nProposed\n</details>\n", 4],
+    ["a comment", "<!-- Status: Proposed -->\n", 3],
+    ["a multi-line comment", "Text <!--\nStatus: Proposed -->\n", 4],
+    ["a lone custom tag", "<x-note>\nStatus: Proposed\n", 4],
+  ])("a status line inside %s is an error, not a status", (_, html, line) => {
+    const adr = parseAdr(`# T\n\n${html}\nStatus: Accepted\nRequires: none\n`, "x.md");
+    expect(adr.problems).toContain(
+      `line ${line}: a status or Requires line inside an HTML block or comment; write it as plain Markdown outside HTML`,
+    );
+  });
+
+  it("reads prose again after an HTML block ends", () => {
+    const adr = parseAdr("# T\n\n<div>\nx\n</div>\n\nStatus: Accepted\nRequires: none\n", "x.md");
+    expect(adr.status?.value).toBe("accepted");
+    expect(adr.problems).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 
 import { UsageError } from "../core/errors.js";
+import { normaliseAdrText, readProse } from "./prose-lines.js";
 
 /** Where an ADR's status sits, so `promote` can rewrite that one word and nothing else. */
 export interface StatusLine {
@@ -26,85 +27,69 @@ export interface AdrDoc {
 }
 
 // "Status: Proposed", "• Status: proposed", "- **Status:** Accepted", "Status: accepted (2026-09-26)".
-const STATUS_LINE = /^\s*(?:[•*-]\s+)?(?:\*\*)?status(?:\*\*)?\s*:\s*(?:\*\*)?\s*([A-Za-z]+)/i;
-const FRONT_STATUS = /^status\s*:\s*["']?([A-Za-z]+)/i;
+const STATUS_LINE = /^\s*(?:[•*-]\s+)?(?:\*\*)?status(?:\*\*)?\s*:(.*)$/i;
+const FRONT_STATUS = /^status\s*:(.*)$/i;
 const REQUIRES_LINE = /^\s*(?:[•*-]\s+)?(?:\*\*)?requires(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.*)$/i;
+// A status or Requires line, or a "## Status" heading, wherever HTML hides it.
+const HIDDEN_CLAIM = /(?:^|[\s*•>(-])(?:status|requires)\b[\s*]*:|#{1,6}\s+status\s*$/im;
+
+/** The status words an ADR may state: a closed list, so a look-alike is an error, not another status. */
+export const STATUS_WORDS = [
+  "proposed",
+  "accepted",
+  "rejected",
+  "deprecated",
+  "superseded",
+] as const;
 
 function frontMatterEnd(lines: readonly string[]): number {
   if (lines[0]?.trim() !== "---") return -1;
   return lines.findIndex((l, i) => i > 0 && l.trim() === "---");
 }
 
-// Characters a reader does not see: zero-width spaces and joiners, bidi controls, soft hyphens.
-const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+type Found = { line: number } & ({ status: StatusLine } | { problem: string });
 
-/** The text as the gate matches it: invisible characters removed, then NFKC (`Ｓtatus` is `Status`). */
-export function normaliseAdrText(text: string): string {
-  return text.replace(INVISIBLE, "").normalize("NFKC");
+// The first word after "Status:", which must be one of STATUS_WORDS.
+function statusWord(rest: string, line: number): Found {
+  const word = /^[\s*"'_]*([\p{L}\p{M}\p{N}_-]*)/u.exec(rest)?.[1] ?? "";
+  const value = word.toLowerCase();
+  if ((STATUS_WORDS as readonly string[]).includes(value))
+    return { line, status: { line, word, value } };
+  return {
+    line,
+    problem: `line ${line + 1}: status: expected one of ${STATUS_WORDS.join(", ")}; got "${rest.trim().slice(0, 40)}"`,
+  };
 }
 
-/**
- * The lines a reader sees as prose: HTML comments and fenced code blocks become empty (line
- * numbers kept), so a status or `Requires:` line inside either is never read.
- */
-export function proseLines(text: string): string[] {
-  const lines = normaliseAdrText(text).split("\n");
-  let fence: string | null = null;
-  let inComment = false;
-  return lines.map((line) => {
-    if (fence !== null) {
-      if (new RegExp(`^ {0,3}${fence[0] === "`" ? "`" : "~"}{${fence.length},}\\s*$`).test(line))
-        fence = null;
-      return "";
-    }
-    let out = "";
-    let rest = line;
-    while (rest !== "") {
-      if (inComment) {
-        const close = rest.indexOf("-->");
-        if (close < 0) return out;
-        inComment = false;
-        rest = rest.slice(close + 3);
-      } else {
-        const open = rest.indexOf("<!--");
-        if (open < 0) {
-          out += rest;
-          break;
-        }
-        out += rest.slice(0, open);
-        inComment = true;
-        rest = rest.slice(open + 4);
-      }
-    }
-    const opening = /^ {0,3}(`{3,}|~{3,})/.exec(out);
-    if (opening?.[1] !== undefined) {
-      fence = opening[1];
-      return "";
-    }
-    // Four spaces or a tab open an indented code block: not a line that states anything.
-    return /^( {4}|\t)/.test(out) ? "" : out;
-  });
-}
-
-function findStatuses(lines: readonly string[]): StatusLine[] {
-  const found: StatusLine[] = [];
+function findStatuses(lines: readonly string[]): Found[] {
+  const found: Found[] = [];
   const end = frontMatterEnd(lines);
   for (let i = 1; i < end; i++) {
     const m = FRONT_STATUS.exec(lines[i] ?? "");
-    if (m?.[1] !== undefined) found.push({ line: i, word: m[1], value: m[1].toLowerCase() });
+    if (m?.[1] !== undefined) found.push(statusWord(m[1], i));
   }
   for (let i = Math.max(0, end + 1); i < lines.length; i++) {
     const text = lines[i] ?? "";
     const m = STATUS_LINE.exec(text);
-    if (m?.[1] !== undefined) found.push({ line: i, word: m[1], value: m[1].toLowerCase() });
+    if (m?.[1] !== undefined) found.push(statusWord(m[1], i));
     // MADR: a "## Status" heading, the value on the next non-empty line.
     if (/^#{1,6}\s+status\s*$/i.test(text)) {
       const j = lines.findIndex((l, k) => k > i && l.trim() !== "");
-      const word = /^\s*([A-Za-z]+)/.exec(lines[j] ?? "")?.[1];
-      if (word !== undefined) found.push({ line: j, word, value: word.toLowerCase() });
+      if (j >= 0) found.push(statusWord(lines[j] ?? "", j));
     }
   }
   return found;
+}
+
+// A status or Requires line inside HTML is read by no one and by the gate as nothing: an error.
+function hiddenClaims(hidden: readonly string[]): string[] {
+  return hidden.flatMap((h, i) =>
+    HIDDEN_CLAIM.test(h)
+      ? [
+          `line ${i + 1}: a status or Requires line inside an HTML block or comment; write it as plain Markdown outside HTML`,
+        ]
+      : [],
+  );
 }
 
 function parseRequires(lines: readonly string[]): {
@@ -140,7 +125,7 @@ function parseRequires(lines: readonly string[]): {
 
 /** Parses an ADR's title, status line and required protocols. */
 export function parseAdr(text: string, file: string): AdrDoc {
-  const lines = proseLines(text);
+  const { lines, hidden } = readProse(text);
   const heading = lines
     .find((l) => /^#\s+/.test(l))
     ?.replace(/^#\s+/, "")
@@ -151,15 +136,20 @@ export function parseAdr(text: string, file: string): AdrDoc {
   const fromTitle = /ADR[- ]?(\d{1,4})\b/i.exec(title)?.[1];
   const id =
     fromName ?? (fromTitle === undefined ? basename(file, ".md") : fromTitle.padStart(4, "0"));
-  const statuses = findStatuses(lines);
+  const found = findStatuses(lines);
+  const statuses = found.flatMap((f) => ("status" in f ? [f.status] : []));
   const requires = parseRequires(lines);
-  const problems =
-    statuses.length > 1
+  const problems = [
+    ...hiddenClaims(hidden),
+    ...found.flatMap((f) => ("problem" in f ? [f.problem] : [])),
+    ...(found.length > 1
       ? [
-          `expected one status line; found ${statuses.length} (lines ${statuses.map((s) => s.line + 1).join(", ")})`,
-          ...requires.problems,
+          `expected one status line; found ${found.length} (lines ${found.map((f) => f.line + 1).join(", ")})`,
         ]
-      : requires.problems;
+      : []),
+    ...requires.problems,
+  ];
+  // A refused status word is no status: never silently a different one.
   return { file, id, title, status: statuses[0] ?? null, requires: requires.requires, problems };
 }
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { buildChildEnv } from "./child-env.js";
-import { commitsAddingUnder, descendantsOf, gitOut, readBlobs, runGitBatch } from "./git.js";
+import { additionsUnder, descendantsOf, gitOut, readBlobs, runGitBatch } from "./git.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -100,7 +100,7 @@ describe("the gate's batched questions", () => {
     ]);
   });
 
-  it("names the oldest commit adding each path, and the descendants of a commit", async () => {
+  it("names the oldest commit adding each path and the blob it added, and the descendants of a commit", async () => {
     await runGitBatch([["init", "-q", "-b", "main"]], { cwd: dir });
     const first = await commitFile("m/one.json", "1", "one");
     const second = await commitFile("m/two.json", "2", "two");
@@ -113,8 +113,12 @@ describe("the gate's batched questions", () => {
     );
     const readd = await commitFile("m/one.json", "1 again", "one again");
     await commitFile("other/x.json", "x", "outside");
-    const added = await commitsAddingUnder("m", dir);
-    expect(Object.fromEntries(added)).toEqual({ "m/one.json": first, "m/two.json": second });
+    const added = await additionsUnder("m", dir);
+    const blob = (text: string) => gitOut(["hash-object", "--stdin"], { cwd: dir, input: text });
+    expect(Object.fromEntries(added)).toEqual({
+      "m/one.json": { commit: first, blob: await blob("1") },
+      "m/two.json": { commit: second, blob: await blob("2") },
+    });
     const after = await descendantsOf(second, dir);
     expect(after.has(readd)).toBe(true);
     expect(after.has(second)).toBe(false);

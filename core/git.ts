@@ -192,23 +192,33 @@ export interface TreeEntry {
   mode: string;
   type: string;
   object: string;
+  /** The blob's size in bytes (null for a tree or a submodule). */
+  size: number | null;
   /** Repository-relative path. */
   path: string;
 }
 
-/** The entries directly under `dir` in `commit` (empty when the commit has no such directory). */
+/** The entries directly under `dir` in `commit`, with blob sizes (empty when the commit has no such directory). */
 export async function treeEntries(commit: string, dir: string, cwd: string): Promise<TreeEntry[]> {
-  const result = await runGit(["ls-tree", "-z", commit, "--", `${dir.replace(/\/+$/, "")}/`], {
-    cwd,
-  });
+  const result = await runGit(
+    ["ls-tree", "-l", "-z", commit, "--", `${dir.replace(/\/+$/, "")}/`],
+    { cwd },
+  );
   if (result.exitCode !== 0) return [];
   return result.stdout
     .split("\0")
     .filter((l) => l !== "")
     .map((line) => {
       const tab = line.indexOf("\t");
-      const [mode = "", type = "", object = ""] = line.slice(0, tab).split(" ");
-      return { mode, type, object, path: line.slice(tab + 1) };
+      const [mode = "", type = "", object = "", size = "-"] = line.slice(0, tab).split(/\s+/);
+      const bytes = Number(size);
+      return {
+        mode,
+        type,
+        object,
+        size: Number.isFinite(bytes) ? bytes : null,
+        path: line.slice(tab + 1),
+      };
     });
 }
 
@@ -243,22 +253,58 @@ export async function readBlobs(
   return texts;
 }
 
+/** Where a path entered HEAD's history: the commit that added it and the blob it added. */
+export interface Addition {
+  commit: string;
+  blob: string;
+}
+
 /**
  * For every path under `dir`, the oldest commit of HEAD's history that added it (a rename counts
- * as an addition), for all of them in one `git log`.
+ * as an addition) and the blob it added, for all of them in one `git log`.
  */
-export async function commitsAddingUnder(dir: string, cwd: string): Promise<Map<string, string>> {
+export async function additionsUnder(dir: string, cwd: string): Promise<Map<string, Addition>> {
   const out = await gitOut(
-    ["log", "--no-renames", "--diff-filter=A", "--format=%x01%H", "--name-only", "-z", "--", dir],
+    [
+      "log",
+      "--no-renames",
+      "--diff-filter=A",
+      "--format=%x01%H",
+      "--raw",
+      "--no-abbrev",
+      "-z",
+    ].concat(["--", dir]),
     { cwd },
   );
-  const added = new Map<string, string>();
+  const added = new Map<string, Addition>();
   // Newest first: a path added again after a deletion keeps its oldest addition, as the last seen.
   for (const chunk of out.split("\x01")) {
-    const [commit = "", ...paths] = chunk.replace("\0\n", "\0").split("\0");
-    for (const path of paths) if (path !== "" && commit !== "") added.set(path, commit);
+    const [commit = "", ...fields] = chunk.replace("\0\n", "\0").split("\0");
+    // Each change is ":<old mode> <new mode> <old blob> <new blob> A", then its path.
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const blob = (fields[i] ?? "").split(" ")[3] ?? "";
+      const path = fields[i + 1] ?? "";
+      if (path !== "" && commit !== "" && blob !== "") added.set(path, { commit, blob });
+    }
   }
   return added;
+}
+
+/** The oldest commit of HEAD's history that changed how often `text` occurs in `path` (git's pickaxe), or null. */
+export async function oldestCommitWithText(
+  path: string,
+  text: string,
+  cwd: string,
+): Promise<string | null> {
+  const out = await gitOut(["log", "--format=%H", "--no-renames", `-S${text}`, "--", path], {
+    cwd,
+  });
+  return (
+    out
+      .split("\n")
+      .filter((l) => l !== "")
+      .at(-1) ?? null
+  );
 }
 
 /** The commits of HEAD's history that descend from `commit` (itself excluded); empty when unknown. */

@@ -1,8 +1,8 @@
 // No data lost on a failed write: every spawn is journaled as it completes, a record that cannot
 // be written is an exit-2 error naming the journal, and `--resume` finishes it without spawning.
 import { existsSync } from "node:fs";
-import { readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
@@ -108,9 +108,65 @@ describe("the run journal", () => {
     expect(existsSync(journal)).toBe(false);
   });
 
-  it("a successful run leaves no journal behind", async () => {
+  it("a successful run leaves no journal behind, nor its key", async () => {
     await runProtocols({ ...base(), all: true, out: out() });
     expect(await readdir(journals())).toEqual([]);
+    expect(await readdir(join(repo.dir, ".journal-keys"))).toEqual([]);
+  });
+
+  it("--resume refuses an edited journal (a spawn made to see what it did not), naming the line and its mac", async () => {
+    await runProtocols({ ...base(), all: true, out: out(), writeRecord: failing("ENOSPC") }).catch(
+      () => undefined,
+    );
+    const journal = await onlyJournal();
+    const lines = (await readFile(journal, "utf8")).split("\n");
+    // Marker B was not seen; the edit says it reached the system prompt.
+    lines[2] = (lines[2] ?? "").replace('"seenIn":[]', '"seenIn":["system"]');
+    expect(lines[2]).toContain('"seenIn":["system"]');
+    await writeFile(journal, lines.join("\n"));
+    calls = 0;
+    const error = await runProtocols({ ...base(), resume: journal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toBe(
+      `${journal}: line 3: mac: expected the MAC this run's key gives the line; the journal was edited or is not this run's`,
+    );
+    expect(calls).toBe(0);
+    expect(existsSync(out()) ? await readdir(out()) : []).toEqual([]);
+  });
+
+  it("--resume refuses a journal whose key is not in the state directory (one carried in with its own key)", async () => {
+    await runProtocols({ ...base(), all: true, out: out(), writeRecord: failing("ENOSPC") }).catch(
+      () => undefined,
+    );
+    const journal = await onlyJournal();
+    const carried = join(repo.dir, "carried", "journals", "run-carried.jsonl");
+    await mkdir(join(repo.dir, "carried", ".journal-keys"), { recursive: true });
+    await mkdir(join(repo.dir, "carried", "journals"), { recursive: true });
+    await writeFile(carried, await readFile(journal));
+    const key = join(repo.dir, ".journal-keys", `${basename(journal)}.key`);
+    await writeFile(
+      join(repo.dir, "carried", ".journal-keys", "run-carried.jsonl.key"),
+      await readFile(key),
+    );
+    const error = await runProtocols({ ...base(), resume: carried }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toContain(
+      `.journal-keys/run-carried.jsonl.key: cannot read the journal's key (ENOENT); a journal is resumed only with the key its run kept in ${join(repo.dir, ".journal-keys")}`,
+    );
+  });
+
+  it("--resume refuses a journal that is a symlink, naming it", async () => {
+    await runProtocols({ ...base(), all: true, out: out(), writeRecord: failing("ENOSPC") }).catch(
+      () => undefined,
+    );
+    const journal = await onlyJournal();
+    const link = join(repo.dir, "link.jsonl");
+    await symlink(journal, link);
+    const error = await runProtocols({ ...base(), resume: link }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toBe(
+      `${link}: expected the run journal as a regular file; got a symlink`,
+    );
   });
 
   it("--resume refuses other options, a journal that is not one, and a protocol changed since", async () => {

@@ -13,6 +13,14 @@ import { errnoCode } from "../core/fs-errors.js";
 import { makeDirs } from "../core/make-dirs.js";
 import { readUserFile } from "../core/read-input.js";
 import { defaultCacheDir } from "../probes/vendor-cache.js";
+import {
+  createSeal,
+  type JournalSeal,
+  keyFileOf,
+  openLine,
+  readSeal,
+  sealLine,
+} from "./journal-mac.js";
 import { spawnRecordSchema } from "./record.js";
 import { MAX_RECORD_BYTES } from "./write-record.js";
 
@@ -71,14 +79,17 @@ export interface Journal {
   remove(): Promise<void>;
 }
 
-function openJournal(file: string, count: number): Journal {
+function openJournal(file: string, count: number, seal: JournalSeal, dir: string): Journal {
   let chain: Promise<void> = Promise.resolve();
   let spawns = count;
-  const append = (line: unknown, counts: boolean) => {
+  const append = (line: object, counts: boolean) => {
     const next = chain.then(async () => {
+      const before = seal.last;
       try {
-        await appendLine(file, JSON.stringify(line));
+        await appendLine(file, sealLine(seal, line));
       } catch (error) {
+        // The line is not in the file: the next one chains to the line before it.
+        seal.last = before;
         throw new UsageError(
           `${file}: cannot journal the run (${errnoCode(error, String(error))}); it holds the ${spawns} spawns before: free the space, then \`witness run --resume ${file}\``,
         );
@@ -93,7 +104,10 @@ function openJournal(file: string, count: number): Journal {
     count: () => spawns,
     spawn: (entry) => append({ type: "spawn", ...entry }, true),
     written: (entry, json) => append({ type: "written", entry, json }, false),
-    remove: () => rm(file, { force: true }),
+    remove: async () => {
+      await rm(file, { force: true });
+      await rm(keyFileOf(dir, file), { force: true });
+    },
   };
 }
 
@@ -101,15 +115,17 @@ function openJournal(file: string, count: number): Journal {
 export async function createJournal(header: JournalHeader, dir: string): Promise<Journal> {
   const stamp = header.startedAt.replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
   const file = join(dir, `run-${stamp}-${process.pid}-${randomBytes(3).toString("hex")}.jsonl`);
+  let seal: JournalSeal;
   try {
     await makeDirs(dir);
-    await appendLine(file, JSON.stringify(header));
+    seal = await createSeal(dir, file);
+    await appendLine(file, sealLine(seal, header));
   } catch (error) {
     throw new UsageError(
       `${dir}: cannot create the run journal there (${errnoCode(error, String(error))}); set WITNESS_STATE_DIR to a writable directory`,
     );
   }
-  return openJournal(file, 0);
+  return openJournal(file, 0, seal, dir);
 }
 
 /** A journal read back: the run, its spawns by key, the entries whose record was written. */
@@ -120,22 +136,35 @@ export interface ReadJournal {
   journal: Journal;
 }
 
-/** Reads a journal for `--resume`; a malformed line is an InputError naming its number. */
-export async function readJournal(file: string): Promise<ReadJournal> {
+/**
+ * Reads a journal for `--resume` with the key its run kept in the state directory `dir`; a
+ * malformed line, or one whose MAC does not hold (edited, reordered, not this run's), is an
+ * InputError naming its number.
+ */
+export async function readJournal(file: string, dir: string): Promise<ReadJournal> {
   const bytes = await readUserFile(file, "the run journal", undefined, {
     maxBytes: MAX_RECORD_BYTES,
+    noSymlink: true,
   });
+  const seal = await readSeal(dir, file);
   const lines = bytes.toString("utf8").split("\n");
   // The empty string after the last newline (appends are whole lines).
   lines.pop();
   const issue = (line: number, message: string) =>
     new InputError(file, [{ path: `line ${line}`, message }]);
   const parse = (line: number): unknown => {
+    let value: unknown;
     try {
-      return JSON.parse(lines[line - 1] ?? "");
+      value = JSON.parse(lines[line - 1] ?? "");
     } catch {
       throw issue(line, "expected one JSON object per line");
     }
+    if (!openLine(seal, value))
+      throw issue(
+        line,
+        "mac: expected the MAC this run's key gives the line; the journal was edited or is not this run's",
+      );
+    return value;
   };
   const head = journalHeaderSchema.safeParse(parse(1));
   if (!head.success) throw issue(1, "expected the run header of a witness journal");
@@ -147,5 +176,5 @@ export async function readJournal(file: string): Promise<ReadJournal> {
     if (entry.data.type === "written") written.set(entry.data.entry, entry.data.json);
     else spawns.set(entry.data.key, entry.data);
   }
-  return { header: head.data, spawns, written, journal: openJournal(file, spawns.size) };
+  return { header: head.data, spawns, written, journal: openJournal(file, spawns.size, seal, dir) };
 }

@@ -4,6 +4,7 @@ import { evaluatePredicate } from "../prereg/evaluate.js";
 import { predicateLabel } from "../prereg/predicate.js";
 import type { Protocol } from "../prereg/protocol.js";
 import type { MeasurementRecord, SpawnRecord, Verdict } from "./record.js";
+import { installFactProblems } from "./record-facts.js";
 import { armVerdict, countedFaults, overallVerdict, spawnStatus } from "./verdict.js";
 
 /** What recomputing a record gave: its verdict, and every way the record disagrees with it. */
@@ -70,7 +71,7 @@ function recomputeSpawn(
 /**
  * Recomputes a record's verdicts from its spawns with the verdict rule and checks that it
  * measures `protocol` as registered: the same CLI, the same arms in order, the same predicates,
- * at least `protocol.spawns` spawns per arm.
+ * at least `protocol.spawns` spawns per arm, and spawns that ran the install of its CLI version.
  */
 export function recheckRecord(record: MeasurementRecord, protocol: Protocol): Recheck {
   const problems: string[] = [];
@@ -82,6 +83,7 @@ export function recheckRecord(record: MeasurementRecord, protocol: Protocol): Re
   if (record.cli.name !== protocol.cli.name) {
     problems.push(`ran ${record.cli.name}, the protocol registers ${protocol.cli.name}`);
   }
+  problems.push(...installFactProblems(record));
   const ids = record.arms.map((a) => a.id);
   const registered = protocol.arms.map((a) => a.id);
   if (JSON.stringify(ids) !== JSON.stringify(registered)) {

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 
 import { UsageError } from "../core/errors.js";
 import { cliRefSchema } from "../probes/contracts/probe-spec.js";
-import { type ReadJournal, readJournal } from "./journal.js";
+import { journalDir, type ReadJournal, readJournal } from "./journal.js";
 import type { RunProtocolsOptions } from "./run-options.js";
 import type { RunPlan } from "./run-plan.js";
 
@@ -27,7 +27,9 @@ export async function resumeRun(given: RunProtocolsOptions): Promise<ResumedRun>
     throw new UsageError(
       `--resume finishes the run its journal holds, as it was planned: drop ${named.join(", ")}`,
     );
-  const read = await readJournal(resolve(cwd, given.resume ?? ""));
+  // The key comes from this invocation's state directory, never from beside the journal named.
+  const dir = given.journalDir ?? journalDir(process.env, given.cacheDir);
+  const read = await readJournal(resolve(cwd, given.resume ?? ""), dir);
   const { header } = read;
   const options: RunProtocolsOptions = {
     ...given,

@@ -115,7 +115,11 @@ export async function findShardFiles(paths: readonly string[]): Promise<string[]
 /** Reads and validates one shard file (JSON only: a shard is written by witness, never by hand). */
 export async function readShardFile(file: string): Promise<ShardFile> {
   const text = (
-    await readUserFile(file, "the shard file", undefined, { maxBytes: MAX_SHARD_BYTES })
+    await readUserFile(file, "the shard file", undefined, {
+      maxBytes: MAX_SHARD_BYTES,
+      // A shard is a file a shard run wrote; a symlink could name anything on the host.
+      noSymlink: true,
+    })
   ).toString("utf8");
   let value: unknown;
   try {

@@ -1,10 +1,10 @@
 // A run split into shards and merged gives the records one run gives; targeted runs; one pool.
-import { readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { UsageError } from "../core/errors.js";
+import { InputError, UsageError } from "../core/errors.js";
 import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
@@ -149,6 +149,31 @@ describe("a run split into 3 shards, merged", () => {
       expect((error as Error).message).toMatch(message);
     }
     await expect(readdir(out)).rejects.toThrow();
+  });
+
+  it("refuses a shard that is a symlink, named or found in a directory, naming it (exit 2)", async () => {
+    const shard = (i: number) =>
+      runPlanned(
+        base({ out: join(repo.dir, `l${i}`), shard: { index: i, count: 2 }, runId: "r1" }),
+      );
+    const a1 = (await shard(1)).shard?.file ?? "";
+    const a2 = (await shard(2)).shard?.file ?? "";
+    const linked = join(repo.dir, "linked");
+    await mkdir(linked);
+    const link = join(linked, basename(a2));
+    await symlink(a2, link);
+    for (const paths of [
+      [a1, link],
+      [a1, linked],
+    ]) {
+      const error = await mergeShards(paths, { cwd: repo.dir, out: join(repo.dir, "m") }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as Error).message).toBe(
+        `${link}: expected the shard file as a regular file; got a symlink`,
+      );
+    }
   });
 
   it("compares the merged record with the committed ones its lock counts, earlier forms included", async () => {

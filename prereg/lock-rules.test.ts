@@ -6,7 +6,13 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 
 import { protocolText } from "../test/support/observations.js";
-import { adrIssues, isAbsence, placeholderIssues, positiveControlIssues } from "./lock-rules.js";
+import {
+  adrIssues,
+  isAbsence,
+  isFixturePresence,
+  placeholderIssues,
+  positiveControlIssues,
+} from "./lock-rules.js";
 import { type Protocol, protocolSchema } from "./protocol.js";
 
 function protocol(text = protocolText()): Protocol {
@@ -35,6 +41,49 @@ describe("lock-time rules", () => {
       "title",
       "arms.0.description",
     ]);
+  });
+
+  it.each([
+    [
+      "tool-offered Bash",
+      "{ kind: tool-offered, tool: Bash }",
+      "arms.0.expect.1 (tool-offered Bash) is a property",
+    ],
+    [
+      "permission-mode",
+      "{ kind: permission-mode, equals: default }",
+      "arms.0.expect.1 (permission-mode default) is a property",
+    ],
+    ["side-request-seen", "{ kind: side-request-seen }", "is a property of the CLI"],
+  ])(
+    "refuses a protocol whose only presence is %s, a property of the CLI, by name",
+    (_, predicate, says) => {
+      const text = protocolText().replace("{ kind: marker-present, marker: A }", predicate);
+      const issues = positiveControlIssues(protocol(text));
+      expect(issues).toHaveLength(1);
+      expect(issues[0]?.path).toBe("arms");
+      expect(issues[0]?.message).toContain(says);
+      expect(issues[0]?.message).toContain("add a positive control the fixture produces");
+    },
+  );
+
+  it("takes a planted marker seen, or a sentinel the script names created, as a positive control", () => {
+    const p = protocol();
+    const arm = p.arms[0];
+    if (arm === undefined) throw new Error("no arm");
+    expect(isFixturePresence({ kind: "marker-present", marker: "A" }, arm)).toBe(true);
+    expect(isFixturePresence({ kind: "marker-count", marker: "A", atLeast: 1 } as never, arm)).toBe(
+      true,
+    );
+    expect(isFixturePresence({ kind: "tool-offered", tool: "Bash" }, arm)).toBe(false);
+    // Not planted by this arm: nothing the fixture produces.
+    expect(isFixturePresence({ kind: "marker-present", marker: "Z" }, arm)).toBe(false);
+    expect(isFixturePresence({ kind: "sentinel-created", sentinel: "RAN" }, arm)).toBe(false);
+    const scripted = {
+      ...arm,
+      script: { ...arm.script, turns: [{ calls: [{ shell: "touch {{sentinel:RAN}}" }] }] },
+    } as never;
+    expect(isFixturePresence({ kind: "sentinel-created", sentinel: "RAN" }, scripted)).toBe(true);
   });
 
   it("refuses a protocol of absences only, unless it says why it has no positive control", () => {

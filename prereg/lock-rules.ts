@@ -1,12 +1,12 @@
 // What `prereg lock` refuses to register, beyond a valid protocol: the template's placeholders,
 // an ADR that does not exist, and a protocol no arm of which could show the cell working at all.
 // They apply when a protocol is locked or amended, never when an existing lock is verified.
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
-
+import { adrFileId, listAdrFiles } from "../core/adr-files.js";
 import { DOCS } from "../core/doc-paths.js";
 import type { InputIssue } from "../core/errors.js";
-import type { Predicate } from "./predicate.js";
+import { plantedMarkerNames } from "../probes/contracts/fixture.js";
+import { sentinelNames } from "../probes/contracts/script.js";
+import { type Predicate, predicateLabel } from "./predicate.js";
 import type { Protocol } from "./protocol.js";
 
 // What `prereg new` writes where a person must write: every such text starts with TODO.
@@ -62,15 +62,57 @@ export function placeholderIssues(protocol: Protocol): InputIssue[] {
     }));
 }
 
-/** An issue when no arm has a positive control and the protocol does not say why. */
+/**
+ * Whether `p` is a presence the arm's own fixture or script produces: a marker it plants seen, a
+ * sentinel its script names created. A property of the CLI (a tool offered, a permission mode, a
+ * sandbox policy, a side request) holds in a cell that saw nothing too, so it controls nothing.
+ */
+export function isFixturePresence(p: Predicate, arm: Protocol["arms"][number]): boolean {
+  switch (p.kind) {
+    case "marker-present":
+      return plantedMarkerNames(arm.fixture).includes(p.marker);
+    case "marker-count":
+      return (p.count ?? p.atLeast ?? 0) > 0 && plantedMarkerNames(arm.fixture).includes(p.marker);
+    case "sentinel-created":
+    case "sentinel-content":
+      return sentinelNames(arm.script).includes(p.sentinel);
+    // Every kind is listed: a new one fails the build here until it is classified.
+    case "marker-absent":
+    case "sentinel-absent":
+    case "tool-offered":
+    case "tool-not-offered":
+    case "tools-offered-exactly":
+    case "tool-call":
+    case "exit-code":
+    case "permission-mode":
+    case "sandbox-policy":
+    case "side-request-seen":
+    case "side-request-absent":
+    case "argv-rejected":
+    case "reads-only":
+    case "spawned":
+    case "spawn-count":
+      return false;
+  }
+}
+
+/** An issue when no arm has a positive control its fixture produces and the protocol does not say why. */
 export function positiveControlIssues(protocol: Protocol): InputIssue[] {
   if (protocol.positiveControl !== undefined) return [];
-  if (protocol.arms.some((arm) => arm.expect.some((p) => !isAbsence(p)))) return [];
+  if (protocol.arms.some((arm) => arm.expect.some((p) => isFixturePresence(p, arm)))) return [];
+  const cliOnly = protocol.arms.flatMap((arm, i) =>
+    arm.expect.flatMap((p, j) =>
+      isAbsence(p) ? [] : [`arms.${i}.expect.${j} (${predicateLabel(p)})`],
+    ),
+  );
+  const why =
+    cliOnly.length === 0
+      ? "every arm asserts only absences (or an exit code), so a cell that saw nothing would confirm it"
+      : `no arm has a presence its own fixture produces: ${cliOnly.join(", ")} ${cliOnly.length === 1 ? "is a property" : "are properties"} of the CLI, which a cell that saw nothing shows too`;
   return [
     {
       path: "arms",
-      message:
-        'every arm asserts only absences (or an exit code), so a cell that saw nothing would confirm it; add an arm with a positive control (e.g. marker-present on a file the CLI must load) or say why there is none: positiveControl: "none — <reason>"',
+      message: `${why}; add a positive control the fixture produces (marker-present on a planted marker the CLI must load, or sentinel-created on a sentinel the script names) or say why there is none: positiveControl: "none — <reason>"`,
     },
   ];
 }
@@ -79,8 +121,8 @@ export function positiveControlIssues(protocol: Protocol): InputIssue[] {
 export async function adrIssues(protocol: Protocol, root: string): Promise<InputIssue[]> {
   // A decision that belongs to someone else, or none: no file of this repository to find.
   if (protocol.adr === undefined) return [];
-  const names = await readdir(join(root, DOCS.adr)).catch(() => [] as string[]);
-  if (names.some((n) => n.startsWith(`${protocol.adr}-`) && n.endsWith(".md"))) return [];
+  const files = await listAdrFiles(root);
+  if (files.some((f) => f.problem === null && adrFileId(f.path) === protocol.adr)) return [];
   return [
     {
       path: "adr",

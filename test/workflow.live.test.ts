@@ -23,6 +23,9 @@ const WORKFLOW = join(WITNESS_ROOT, ".github", "workflows", "witness.yml");
 /** Run instead of the whole shipped set: a refuted arm the record keeps, two confirmed ones. */
 const SUBSET = ["docs/prereg/0011-claude-code-nested-worktree.yaml"];
 
+/** Reproduced instead of every protocol the Accepted ADRs require: one of Claude Code's. */
+const REPRODUCE_SUBSET = ["0001"];
+
 /** The steps the test suite stands for (the CI's install, build and checks of the code). */
 const COVERED_BY_THE_SUITE = [
   "npm ci --no-audit --no-fund",
@@ -96,6 +99,7 @@ describe(".github/workflows/witness.yml", () => {
     env.WITNESS_CACHE = clis.cacheDir;
     const ran: string[] = [];
     let subsetRuns = 0;
+    let reproduceRuns = 0;
     for (const name of jobOrder(workflow.jobs)) {
       const job = workflow.jobs[name] as Job;
       const matrix = Object.entries(job.strategy?.matrix ?? {});
@@ -109,6 +113,13 @@ describe(".github/workflows/witness.yml", () => {
           if (/\brun --all\b/.test(command)) {
             command = command.replace("--all", SUBSET.join(" "));
             subsetRuns++;
+          }
+          if (/\badr check --reproduce\b/.test(command)) {
+            command = command.replace(
+              "--reproduce",
+              `--reproduce --only ${REPRODUCE_SUBSET.join(" ")}`,
+            );
+            reproduceRuns++;
           }
           const result = await runProcess({
             file: "bash",
@@ -130,6 +141,7 @@ describe(".github/workflows/witness.yml", () => {
       }
     }
     expect(subsetRuns, "the shard job's `run --all` ran once per shard").toBe(3);
+    expect(reproduceRuns, "a step reproduces the protocols the Accepted ADRs require").toBe(1);
     expect(
       ran.some((c) => /main\.js adr check\b/.test(c)),
       "a step runs the ADR gate",
@@ -138,5 +150,6 @@ describe(".github/workflows/witness.yml", () => {
     expect(merged, "a step merges the shards").not.toBe("");
     const junit = await readFile(join(clone, "records", "junit.xml"), "utf8");
     expect(junit).toContain("0011 claude-code-nested-worktree");
-  });
+    // Every step in turn, the reproduction of 0001 among them: minutes, not the default minute.
+  }, 1_200_000);
 });

@@ -4,13 +4,16 @@ import type { AdrRow } from "../../adr/gate.js";
 import type { CitedCell } from "../../adr/support-table.js";
 import { CheckFailedError } from "../../core/errors.js";
 import { detectCi, renderAnnotation } from "../ci-annotations.js";
-import { printJson, withJson } from "../common-options.js";
+import { printJson, withCache, withJson } from "../common-options.js";
 import { handled } from "../exit.js";
 import { GROUP_NEEDS_COMMAND } from "../parse-errors.js";
 
 interface GateArgs {
   json: boolean;
   junit?: string;
+  reproduce?: boolean;
+  only?: string[];
+  cache?: string;
 }
 interface PromoteArgs {
   id: string;
@@ -26,7 +29,9 @@ interface Gate {
 async function gate(): Promise<Gate> {
   const { gateRepository } = await import("../../adr/gate.js");
   const { gateSupportTable } = await import("../../adr/support-table.js");
-  const { rows, rejected } = await gateRepository();
+  const { runLedgerPath } = await import("../../measurements/run-ledger.js");
+  // This machine's ledger: an amendment saying no records existed is checked against it too.
+  const { rows, rejected } = await gateRepository({ ledger: runLedgerPath() });
   // Not evidence, and not fatal: each is named, and counts for no ADR.
   for (const r of rejected)
     process.stderr.write(`witness: ${r.path}: ${r.problem} (not evidence)\n`);
@@ -47,6 +52,21 @@ async function print(g: Gate, json: boolean): Promise<void> {
     process.stdout.write(
       `\nhonoured cells of ${SUPPORT_TABLE_SOURCE}:\n${renderCitedCells(g.cells)}`,
     );
+}
+
+// Every protocol the Accepted ADRs require, run again; a line each says whether it reproduced.
+async function reproduce(g: Gate, args: GateArgs) {
+  const { reproduceRequired } = await import("../../adr/reproduce.js");
+  const { reproductionLine } = await import("../run-output.js");
+  const done = await reproduceRequired(g.rows, {
+    cwd: process.cwd(),
+    ...(args.cache === undefined ? {} : { cacheDir: args.cache }),
+    ...(args.only === undefined ? {} : { only: args.only.map((id) => id.padStart(4, "0")) }),
+  });
+  const out = args.json ? process.stderr : process.stdout;
+  for (const r of done)
+    out.write(`reproduce ${r.protocol} on ${r.cli || "?"}: ${reproductionLine(r.reproduction)}\n`);
+  return done;
 }
 
 // Under --json stdout holds the document alone; the CI reads annotations from stderr as well.
@@ -83,25 +103,50 @@ const checkCommand: CommandModule<object, GateArgs> = {
   command: "check",
   describe: "Fail (exit 1) when an Accepted ADR lacks a confirming record for a required protocol",
   builder: (y) =>
-    withJson(y, "{ok, adrs, supportTable}").option("junit", {
-      type: "string",
-      describe: "also write a JUnit XML report there: one case per ADR, the failures with why",
-    }),
+    withCache(withJson(y, "{ok, adrs, supportTable, reproduced}"))
+      .option("junit", {
+        type: "string",
+        describe: "also write a JUnit XML report there: one case per ADR, the failures with why",
+      })
+      .option("reproduce", {
+        type: "boolean",
+        describe:
+          "also run every protocol an Accepted ADR requires, on its registered version, and pass only when each reproduces the verdicts of its committed record (records go to a temporary directory)",
+      })
+      .option("only", {
+        type: "string",
+        array: true,
+        describe: "with --reproduce: only these required protocol ids (a quicker, partial check)",
+      }),
   handler: handled(async (args: GateArgs) => {
     const { checkOutputFile, writeOutputFile } = await import("../../core/output-file.js");
     const junit = args.junit === undefined ? null : await checkOutputFile(args.junit, "--junit");
     const g = await gate();
-    await print(g, args.json);
+    if (!args.json) await print(g, false);
+    const reproduced = args.reproduce === true ? await reproduce(g, args) : null;
+    if (args.json) {
+      const ok = g.ok && (reproduced ?? []).every((r) => r.ok);
+      printJson({
+        ok,
+        adrs: g.rows,
+        supportTable: g.cells,
+        ...(reproduced === null ? {} : { reproduced }),
+      });
+    }
     annotate(g, args.json);
     if (junit !== null) {
       const { renderJunit } = await import("../../core/junit-xml.js");
       const { gateJunit } = await import("../../adr/junit.js");
       await writeOutputFile(junit, renderJunit("witness adr check", [gateJunit(g.rows, g.cells)]));
     }
-    if (!g.ok) {
+    const unreproduced = (reproduced ?? [])
+      .filter((r) => !r.ok)
+      .map((r) => `protocol ${r.protocol}`);
+    if (!g.ok || unreproduced.length > 0) {
       const failed = [
         ...g.rows.filter((r) => !r.ok).map((r) => r.adr.file),
         ...(g.cells ?? []).filter((c) => !c.ok).map((c) => c.cell),
+        ...unreproduced,
       ];
       throw new CheckFailedError(`adr check failed for ${failed.join(", ")}`);
     }

@@ -1,8 +1,9 @@
 // pi's ambient_context translation: the files the engine resolves in place of pi's own walk, and
 // which SYSTEM.md / APPEND_SYSTEM.md a value lets through (docs/background.md#ac-translate).
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
+import { InputError } from "../../core/errors.js";
 import type { AmbientContext } from "../spec/schemas.js";
 import { ancestorsAbove, pathFromRoot } from "./git-root.js";
 
@@ -76,7 +77,47 @@ export function piPromptFile(
   };
 }
 
-/** The text appended to pi's system prompt: each file under a heading naming its path. */
+/**
+ * The most bytes of text pi is handed with `--append-system-prompt`: one argument, which Linux
+ * caps at 128 KiB (MAX_ARG_STRLEN); a bigger one would fail the launch with E2BIG.
+ */
+export const MAX_PI_APPENDED_BYTES = 120 * 1024;
+
+// One file the value lets through: a regular file (a FIFO would block, a device never end), read
+// only while the whole prompt stays within its bound, both checked before the content is read.
+function readBounded(path: string, room: number): string {
+  const refuse = (got: string) =>
+    new InputError(path, [
+      {
+        path: "",
+        message: `expected a regular file of at most ${room} bytes (pi's ambient context, appended to its system prompt within ${MAX_PI_APPENDED_BYTES}); got ${got}`,
+      },
+    ]);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw refuse(`an unreadable file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw refuse("something else than a regular file");
+    if (stat.size > room) throw refuse(`${stat.size} bytes`);
+    const text = readFileSync(fd, "utf8");
+    if (Buffer.byteLength(text) > room) throw refuse("more (it grew)");
+    return text;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The text appended to pi's system prompt: each file under a heading naming its path, bounded. */
 export function piAppendedPrompt(files: readonly string[]): string {
-  return files.map((path) => `# ${path}\n\n${readFileSync(path, "utf8").trimEnd()}\n`).join("\n");
+  let out = "";
+  for (const path of files) {
+    const head = `${out === "" ? "" : "\n"}# ${path}\n\n`;
+    const room = MAX_PI_APPENDED_BYTES - Buffer.byteLength(out + head) - 1;
+    out += `${head}${readBounded(path, Math.max(0, room)).trimEnd()}\n`;
+  }
+  return out;
 }
