@@ -71,5 +71,7 @@ describe("claude-code traced", () => {
       marker: "HOME_MD",
       reachedModel: true,
     });
+    // The flag input it ran on: the flag service off, the release's compiled defaults.
+    expect(o.featureFlags?.source).toBe("built-in");
   });
 });

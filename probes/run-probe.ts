@@ -253,6 +253,7 @@ export async function runProbe(
       runtime: choice.runtime,
     });
     await driver.prepare?.({ cell, env, baseUrl, version: cli.version });
+    const flags = await driver.featureFlags?.({ cell, env, baseUrl, version: cli.version });
     // The CLI and whatever it starts end with the spawn, and with witness however it dies.
     // The network namespace is entered first: inside the PID namespace /proc is its own, and
     // no longer shows the forwarder whose namespace nsenter joins.
@@ -375,6 +376,7 @@ export async function runProbe(
       ...(tracing === null
         ? {}
         : await tracedReads(tracing, cell, observed.markers, spec.cli.name)),
+      ...(flags === undefined ? {} : { featureFlags: flags }),
       transcriptFile: transcript.path === null ? null : relative(cell.root, transcript.path),
       stdoutTail: tail(result.stdout),
       stderrTail: tail(result.stderr),

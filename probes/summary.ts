@@ -39,6 +39,8 @@ export function summarizeObservation(o: Observation): string {
     const where = m.seenIn.length > 0 ? `seen in ${m.seenIn.join(", ")}` : "not seen";
     lines.push(`  ${m.name}  ${where}  (planted in ${m.planted.join(", ") || "-"})`);
   }
+  if (o.featureFlags !== undefined)
+    lines.push(`feature flags: ${o.featureFlags.source} (${o.featureFlags.why})`);
   if (o.fileTrace !== undefined) {
     const t = o.fileTrace;
     lines.push(

@@ -250,6 +250,14 @@ export const observationSchema = z.object({
    * instruction-like files it read, each with the marker planted in it (null: none was planted,
    * a read nobody planted) and whether that marker reached the model.
    */
+  /** Where the spawn's remotely served feature flags came from (CLIs known to consult them). */
+  featureFlags: z
+    .object({
+      source: z.enum(["built-in", "cache", "built-in-unreachable"]),
+      why: z.string(),
+      values: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
   fileTrace: z
     .union([
       z.object({

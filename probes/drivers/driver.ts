@@ -146,4 +146,19 @@ export interface ProbeDriver {
    * (absent: its own name) and the suffixed files that belong to it (opencode's `-wal`).
    */
   readonly sessionFixture?: { name?: string; companions?: readonly string[] };
+  /**
+   * Where the spawn's remotely served feature flags come from, read before it starts (the CLI's
+   * environment and the cache in its HOME); absent for a CLI not known to consult any.
+   */
+  readonly featureFlags?: (input: PrepareInput) => Promise<FeatureFlags>;
+}
+
+/** The feature-flag input of one spawn: its source, and the cached values when there are any. */
+export interface FeatureFlags {
+  /** `built-in`: the flag service is off, the release's compiled defaults apply; `cache`: values cached in HOME apply (offline); `built-in-unreachable`: the service is on but unreachable and nothing is cached. */
+  source: "built-in" | "cache" | "built-in-unreachable";
+  /** Why, in a few words (the variable or file that decided it). */
+  why: string;
+  /** The cached values, when the cache applies. */
+  values?: Record<string, unknown>;
 }

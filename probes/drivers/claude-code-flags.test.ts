@@ -1,0 +1,49 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { claudeCodeFlags } from "./claude-code-flags.js";
+
+let home: string;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), "witness-flags-"));
+});
+afterEach(() => rm(home, { recursive: true, force: true }));
+
+const input = (env: Record<string, string>) => ({
+  cell: { root: home, home, workspace: home, codexHome: home },
+  env: { HOME: home, ...env },
+  baseUrl: "http://127.0.0.1:1",
+  version: "2.1.332",
+});
+
+describe("Claude Code's feature-flag input", () => {
+  it("is the release's compiled defaults when the flag service is off, whatever is cached", async () => {
+    await writeFile(
+      join(home, ".claude.json"),
+      JSON.stringify({ cachedGrowthBookFeatures: { f: 1 } }),
+    );
+    const flags = await claudeCodeFlags(input({ CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" }));
+    expect(flags.source).toBe("built-in");
+    expect(flags.values).toBeUndefined();
+  });
+
+  it("is the cached values, stated, when the service is on but unreachable and ~/.claude.json caches some", async () => {
+    await writeFile(
+      join(home, ".claude.json"),
+      JSON.stringify({ cachedGrowthBookFeatures: { auto_mode: true } }),
+    );
+    expect(await claudeCodeFlags(input({}))).toMatchObject({
+      source: "cache",
+      values: { auto_mode: true },
+    });
+  });
+
+  it("is the compiled defaults, said differently, with nothing cached or an unreadable config", async () => {
+    expect((await claudeCodeFlags(input({}))).source).toBe("built-in-unreachable");
+    await writeFile(join(home, ".claude.json"), "{not json");
+    expect((await claudeCodeFlags(input({}))).source).toBe("built-in-unreachable");
+  });
+});
