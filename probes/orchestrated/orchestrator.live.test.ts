@@ -1,6 +1,8 @@
 // Live: the Claude Agent SDK as an orchestrator in the cell, against the pinned Claude Code. Its
 // CLI reached through witness's shim is one observed spawn; the SDK's bundled binary (no
 // pathToClaudeCodeExecutable) reaches the fake on the orchestrator's own route: a bypass fault.
+import { join, sep } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { PINNED } from "../../clis/pinned.js";
@@ -32,13 +34,14 @@ for await (const m of query({ prompt: "Reply with the word done.", options })) i
 process.exit(result === null ? 4 : 0);
 `;
 
-function orchestrate(shim: boolean) {
+function orchestrate(shim: boolean, root: "temp" | "home" = "temp") {
   return runProbe(
     {
       cli: PINNED["claude-code"],
       fixture: {
         workspace: "outside-home",
         trust: true,
+        cell: { root },
         files: [
           { at: "workspace", path: "run-query.mjs", content: script(shim) },
           { at: "home", path: ".claude/CLAUDE.md", content: "Operator. {{marker:HOME_MD}}\n" },
@@ -72,6 +75,16 @@ describe("live: the Agent SDK as an orchestrator", () => {
     expect(o.orchestrator?.packages).toEqual([
       expect.objectContaining({ name: "@anthropic-ai/claude-agent-sdk", version: "0.3.332" }),
     ]);
+  });
+
+  it("live: the fixture's cell root under the cache holds for an orchestrator launch", async (ctx) => {
+    clis.need(ctx, "claude-code");
+    if (sdkMissing !== null) ctx.skip(sdkMissing);
+    const o = await orchestrate(true, "home");
+    expect(o.faults, o.stderrTail).toEqual([]);
+    expect(o.cellRoot).toBe("home");
+    expect(o.cwd.startsWith(join(clis.cacheDir, "cells") + sep)).toBe(true);
+    expect(o.spawns?.[0]?.cwd.startsWith(join(clis.cacheDir, "cells") + sep)).toBe(true);
   });
 
   it("live: a query() left to the SDK's bundled binary is reported as a bypass", async (ctx) => {

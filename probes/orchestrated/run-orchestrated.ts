@@ -14,6 +14,7 @@ import {
   createCell,
   handCellTo,
 } from "../cell/cell.js";
+import { cellRootBase } from "../cell/cell-root.js";
 import { newNonce, resolveSentinelsDeep } from "../cell/markers.js";
 import {
   type Observation,
@@ -89,6 +90,9 @@ export async function runOrchestrated(
   const maxSpawns = o.maxSpawns ?? DEFAULT_MAX_SPAWNS;
   const cell = await createCell({
     fixture: spec.fixture,
+    // The fixture's cell root holds here as in a CLI launch: a sandbox question about writes
+    // outside the workspace must not be answered by /tmp being writable.
+    rootBase: await cellRootBase(spec.fixture.cell?.root ?? "temp", options.cacheDir),
     nonce: options.nonce ?? newNonce(),
     trust: (paths) => driver.trustWorkspace(paths, cli.version),
     ...(driver.prepareCell === undefined ? {} : { prepare: driver.prepareCell }),
@@ -212,6 +216,7 @@ export async function runOrchestrated(
         ...(launch.stdin === undefined || launch.stdin === "" ? {} : { stdin: launch.stdin }),
         env,
         cwd: cell.cwd,
+        cellRoot: spec.fixture.cell?.root ?? "temp",
         isolation: slot ? "netns" : "loopback-config",
         ...(slot ? { netnsForwarder: slot.forwarder } : {}),
         containment: contained.kind,
