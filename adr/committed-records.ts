@@ -9,7 +9,7 @@ import { InputError } from "../core/errors.js";
 import { type Addition, readBlobs, treeEntries, type TreeEntry } from "../core/git.js";
 import { zodIssues } from "../core/read-input.js";
 import { type MeasurementRecord, recordSchema } from "../measurements/record.js";
-import { MAX_RECORD_BYTES } from "../measurements/write-record.js";
+import { MAX_RECORD_BYTES } from "../measurements/record.js";
 
 /** A committed record that parsed as `witness.record/1`. */
 export interface CommittedRecord {

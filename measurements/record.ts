@@ -149,3 +149,6 @@ export const recordSchema = z.object({
   shards: shardsSchema.optional(),
 });
 export type MeasurementRecord = z.infer<typeof recordSchema>;
+
+/** The largest record file read back (128 MiB: about 18 000 spawns at today's size). */
+export const MAX_RECORD_BYTES = 128 * 1024 * 1024;

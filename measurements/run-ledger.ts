@@ -5,10 +5,10 @@ import { join } from "node:path";
 
 import { z } from "zod";
 
+import { defaultCacheDir } from "../core/cache-dir.js";
 import { hasErrno } from "../core/fs-errors.js";
 import { makeDirs } from "../core/make-dirs.js";
 import { readUserFile } from "../core/read-input.js";
-import { defaultCacheDir } from "../probes/vendor-cache.js";
 import type { MeasurementRecord } from "./record.js";
 
 /** One line of the ledger: a record written, of which protocol and lock. */

@@ -8,6 +8,7 @@ import { readInput } from "../core/read-input.js";
 import { recoverFileSets } from "../core/set-recovery.js";
 import { type SetWriteIo, writeFilesTogether } from "../core/write-set.js";
 import { type MeasurementRecord, recordSchema } from "./record.js";
+import { MAX_RECORD_BYTES } from "./record.js";
 import { renderCsv } from "./render-csv.js";
 import { renderMarkdown } from "./render-md.js";
 
@@ -37,9 +38,6 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
-/** The largest record file read back (128 MiB: about 18 000 spawns at today's size). */
-export const MAX_RECORD_BYTES = 128 * 1024 * 1024;
-
 /** Reads and validates a record JSON file (`noSymlink`: one found in a directory must be the file itself). */
 export async function readRecord(
   file: string,
@@ -49,6 +47,8 @@ export async function readRecord(
 }
 
 /** Where a record went, and the latest earlier record of the same protocol, CLI and version. */
+export { MAX_RECORD_BYTES };
+
 export interface WrittenRecord {
   json: string;
   md: string;
