@@ -16,6 +16,7 @@ title: Claude Code refuses to skip permissions as root without IS_SANDBOX
 adr: "0001"
 hypothesis: As root, without IS_SANDBOX=1, bypassPermissions is refused before any model request; with it, the session runs.
 cli: { name: claude-code, version: ${PINNED["claude-code"].version} }
+positiveControl: "none — the question is the CLI's refusal of an argv; the second arm's permission mode shows a session that ran"
 spawns: 1
 arms:
   - id: no-sandbox-variable
