@@ -23,11 +23,24 @@ describe("a spawn's file trace", () => {
     });
   });
 
+  it("reads an open relative to the cwd or a directory as the absolute file strace -y names", () => {
+    const trace = [
+      '7 openat(AT_FDCWD</c/ws>, "AGENTS.md", O_RDONLY|O_CLOEXEC) = 3</c/ws/AGENTS.md>',
+      '7 openat(5</c/home/.codex>, "AGENTS.md", O_RDONLY) = 6</c/home/.codex/AGENTS.md>',
+      '7 openat(AT_FDCWD</c/ws>, "sub", O_RDONLY|O_DIRECTORY) = 4</c/ws/sub>',
+    ].join("\n");
+    expect(openedForReading(trace)).toEqual({
+      paths: ["/c/ws/AGENTS.md", "/c/home/.codex/AGENTS.md"],
+      relative: 0,
+    });
+  });
+
   it("runs the command under strace with the trace written where witness says", () => {
     const wrapped = traceWrap("/usr/bin/strace", "/t/trace", "/bin/claude", ["-p", "hi"]);
     expect(wrapped.file).toBe("/usr/bin/strace");
     expect(wrapped.args.slice(-5)).toEqual(["/t/trace", "--", "/bin/claude", "-p", "hi"]);
     expect(wrapped.args).toContain("-f");
+    expect(wrapped.args).toContain("-y");
   });
 });
 

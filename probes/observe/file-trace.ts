@@ -23,6 +23,9 @@ export function traceWrap(
     file: strace,
     args: [
       "-f",
+      // Each returned descriptor printed with its path: an open relative to a directory or to
+      // the process's cwd is read back as the absolute file it opened.
+      "-y",
       "--seccomp-bpf",
       "-qq",
       "-z",
@@ -41,9 +44,10 @@ export function traceWrap(
   };
 }
 
-// `1234 openat(AT_FDCWD, "/path", O_RDONLY|O_CLOEXEC) = 3`, or `open("/path", …)`.
+// `1234 openat(AT_FDCWD</cwd>, "rel/path", O_RDONLY|O_CLOEXEC) = 3</abs/path>` (with -y), or
+// `open("/path", …) = 3`: the path asked for, the flags, and the path of the descriptor returned.
 const OPEN =
-  /^\d+\s+(?:open|openat|openat2)\((?:[^,]+,\s*)?"((?:[^"\\]|\\.)*)",\s*([^)]*)\)\s*=\s*\d+/;
+  /^\d+\s+(?:open|openat|openat2)\((?:[^,"]+,\s*)?"((?:[^"\\]|\\.)*)",\s*([^)]*)\)\s*=\s*\d+(?:<(.*)>)?\s*$/;
 
 // strace escapes a path's bytes as C does; octal and the usual letters are enough for paths.
 function unescape(text: string): string {
@@ -80,7 +84,7 @@ export function openedForReading(trace: string): { paths: string[]; relative: nu
     if (m === null) continue;
     const flags = m[2] ?? "";
     if (flags.includes("O_DIRECTORY") || flags.includes("O_WRONLY")) continue;
-    const path = unescape(m[1] ?? "");
+    const path = unescape(m[3] ?? m[1] ?? "");
     if (!path.startsWith("/")) {
       relative++;
       continue;
