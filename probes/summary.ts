@@ -54,7 +54,8 @@ export function summarizeObservation(o: Observation): string {
       r.marker === null
         ? "READ BUT NOT PLANTED"
         : `marker ${r.marker} ${r.reachedModel === true ? "reached the model" : "did not reach the model"}`;
-    lines.push(`  ${r.path}  ${what}${r.known ? "" : "  (not in the CLI's known list)"}`);
+    const by = r.by === undefined ? "" : `  (opened by ${r.by})`;
+    lines.push(`  ${r.path}  ${what}${r.known ? "" : "  (not in the CLI's known list)"}${by}`);
   }
   if (o.sentinels.length > 0) lines.push("sentinels:");
   for (const s of o.sentinels) {

@@ -279,6 +279,8 @@ export const observationSchema = z.object({
         known: z.boolean(),
         marker: z.string().nullable(),
         reachedModel: z.boolean().nullable(),
+        /** The program whose process opened it (absent in records written before it existed). */
+        by: z.string().optional(),
       }),
     )
     .optional(),

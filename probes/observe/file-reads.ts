@@ -17,6 +17,8 @@ export interface FileRead {
   marker: string | null;
   /** Whether that marker reached the model (null without a marker). */
   reachedModel: boolean | null;
+  /** The program whose process opened it (e.g. the CLI's own, or git computing a status). */
+  by?: string;
 }
 
 const GENERIC_NAME =
@@ -55,6 +57,7 @@ export function instructionReads(
   root: string,
   markers: Observation["markers"],
   facts: CliFacts,
+  programs: Readonly<Record<string, string>> = {},
 ): FileRead[] {
   const reads: FileRead[] = [];
   for (const abs of opened) {
@@ -72,6 +75,7 @@ export function instructionReads(
       known,
       marker: marker?.name ?? null,
       reachedModel: marker === null ? null : marker.seenIn.length > 0,
+      ...(programs[abs] === undefined ? {} : { by: programs[abs] }),
     });
   }
   return reads;

@@ -17,10 +17,9 @@ const TRACE = [
 
 describe("a spawn's file trace", () => {
   it("lists the files opened for reading once each, not directories or writes, decoding strace's escapes", () => {
-    expect(openedForReading(TRACE)).toEqual({
-      paths: ["/c/ws/CLAUDE.md", "/c/home/.claude/CLAUDE.md", "/c/ws/spé ce.md"],
-      relative: 1,
-    });
+    const read = openedForReading(TRACE);
+    expect(read.paths).toEqual(["/c/ws/CLAUDE.md", "/c/home/.claude/CLAUDE.md", "/c/ws/spé ce.md"]);
+    expect(read.relative).toBe(1);
   });
 
   it("reads an open relative to the cwd or a directory as the absolute file strace -y names", () => {
@@ -29,9 +28,35 @@ describe("a spawn's file trace", () => {
       '7 openat(5</c/home/.codex>, "AGENTS.md", O_RDONLY) = 6</c/home/.codex/AGENTS.md>',
       '7 openat(AT_FDCWD</c/ws>, "sub", O_RDONLY|O_DIRECTORY) = 4</c/ws/sub>',
     ].join("\n");
-    expect(openedForReading(trace)).toEqual({
+    expect(openedForReading(trace)).toMatchObject({
       paths: ["/c/ws/AGENTS.md", "/c/home/.codex/AGENTS.md"],
       relative: 0,
+    });
+  });
+
+  it("names the program that opened each file: a process's last exec, else its parent's at the clone", () => {
+    const trace = [
+      '10 execve("/cache/codex/bin/codex", ["codex", "exec"], 0x7ffd /* 20 vars */) = 0',
+      '10 openat(AT_FDCWD</c/ws>, "AGENTS.md", O_RDONLY) = 3</c/ws/AGENTS.md>',
+      "10 clone3({flags=CLONE_VM, ...}, 88) = 11",
+      '11 openat(AT_FDCWD</c/ws>, "x.md", O_RDONLY) = 4</c/ws/x.md>',
+      "10 vfork() = 2 /* 12 in strace's PID NS */",
+      '12 execve("/usr/bin/git", ["git", "status"], 0x1 /* 3 vars */) = 0',
+      '12 openat(AT_FDCWD</c/ws>, "CLAUDE.md", O_RDONLY) = 5</c/ws/CLAUDE.md>',
+      '13 execve("/nope/git", ["git"], 0x1 /* 3 vars */) = -1 ENOENT (No such file or directory)',
+      "10 clone3({flags=CLONE_VM, ...}, 88 <unfinished ...>",
+      "10 <... clone3 resumed>) = 14",
+      '14 openat(AT_FDCWD</c/ws>, "GEMINI.md", O_RDONLY <unfinished ...>',
+      "11 futex(0x1, FUTEX_WAKE, 1) = 0",
+      "14 <... openat resumed>) = 6</c/ws/GEMINI.md>",
+      '14 openat(AT_FDCWD</c/ws>, "out.md", O_WRONLY|O_CREAT <unfinished ...>',
+      "14 <... openat resumed>) = 7</c/ws/out.md>",
+    ].join("\n");
+    expect(openedForReading(trace).programs).toEqual({
+      "/c/ws/AGENTS.md": "codex",
+      "/c/ws/x.md": "codex",
+      "/c/ws/CLAUDE.md": "git",
+      "/c/ws/GEMINI.md": "codex",
     });
   });
 

@@ -3,6 +3,7 @@
 // only at the open calls (seccomp-bpf filter), successful ones only. What a spawn opened is read
 // back from the trace as absolute paths.
 import { existsSync } from "node:fs";
+import { basename } from "node:path";
 
 /** Where strace is looked for (witness runs it by absolute path, never through the spawn's PATH). */
 const STRACE = ["/usr/bin/strace", "/bin/strace"];
@@ -26,11 +27,14 @@ export function traceWrap(
       // Each returned descriptor printed with its path: an open relative to a directory or to
       // the process's cwd is read back as the absolute file it opened.
       "-y",
+      // A child's number as strace sees it, not as the cell's PID namespace numbers it.
+      "--decode-pids=pidns",
       "--seccomp-bpf",
       "-qq",
       "-z",
       "-e",
-      "trace=open,openat,openat2",
+      // The opens, and which program each process ran: a read by git is not a read by the CLI.
+      "trace=open,openat,openat2,execve,clone,clone3,fork,vfork",
       "-e",
       "signal=none",
       "-s",
@@ -47,7 +51,18 @@ export function traceWrap(
 // `1234 openat(AT_FDCWD</cwd>, "rel/path", O_RDONLY|O_CLOEXEC) = 3</abs/path>` (with -y), or
 // `open("/path", …) = 3`: the path asked for, the flags, and the path of the descriptor returned.
 const OPEN =
-  /^\d+\s+(?:open|openat|openat2)\((?:[^,"]+,\s*)?"((?:[^"\\]|\\.)*)",\s*([^)]*)\)\s*=\s*\d+(?:<(.*)>)?\s*$/;
+  /^(\d+)\s+(?:open|openat|openat2)\((?:[^,"]+,\s*)?"((?:[^"\\]|\\.)*)",\s*([^)]*)\)\s*=\s*\d+(?:<(.*)>)?\s*$/;
+/** `1234 execve("/usr/bin/git", [...], ...) = 0`: the program a process runs from then on. */
+const EXEC = /^(\d+)\s+execve\("((?:[^"\\]|\\.)*)"/;
+/** `1234 clone(...) = 1240`: a process or thread that starts as its parent's program. */
+const CLONE =
+  /^(\d+)\s+(?:clone3?\(|v?fork\(|<\.\.\. (?:clone3?|v?fork) resumed>).*\)\s*=\s*(\d+)(?:\s*\/\*\s*(\d+) in strace's PID NS\s*\*\/)?/;
+/** An open another thread interrupted: `1234 openat(AT_FDCWD</d>, "f", O_RDONLY <unfinished ...>`. */
+const OPEN_UNFINISHED =
+  /^(\d+)\s+(?:open|openat|openat2)\(.*?"((?:[^"\\]|\\.)*)",\s*([^<]*)<unfinished \.\.\.>/;
+/** Its end: `1234 <... openat resumed>) = 3</d/f>`. */
+const OPEN_RESUMED =
+  /^(\d+)\s+<\.\.\. (?:open|openat|openat2) resumed>.*\)\s*=\s*\d+(?:<(.*)>)?\s*$/;
 
 // strace escapes a path's bytes as C does; octal and the usual letters are enough for paths.
 function unescape(text: string): string {
@@ -74,22 +89,51 @@ function unescape(text: string): string {
 
 /**
  * The absolute paths of the files a trace shows opened for reading (read-only or read-write, not
- * directories), each once, in the order first opened; relative paths are counted, not guessed.
+ * directories), each once, in the order first opened, with the program (base name) of the process
+ * that first opened each; opens strace could not resolve to an absolute path are counted.
  */
-export function openedForReading(trace: string): { paths: string[]; relative: number } {
-  const seen = new Set<string>();
+export function openedForReading(trace: string): {
+  paths: string[];
+  relative: number;
+  programs: Record<string, string>;
+} {
+  const programOf = new Map<string, string>();
+  const programs: Record<string, string> = {};
+  const pending = new Map<string, { asked: string; flags: string }>();
   let relative = 0;
   for (const line of trace.split("\n")) {
-    const m = OPEN.exec(line);
+    const exec = EXEC.exec(line);
+    if (exec !== null && /\)\s*=\s*0\s*$/.test(line)) {
+      programOf.set(exec[1] ?? "", basename(unescape(exec[2] ?? "")));
+      continue;
+    }
+    const clone = CLONE.exec(line);
+    if (clone !== null) {
+      // Inside the cell's PID namespace a clone returns the namespace's number; strace adds ours.
+      programOf.set(clone[3] ?? clone[2] ?? "", programOf.get(clone[1] ?? "") ?? "?");
+      continue;
+    }
+    const unfinished = OPEN_UNFINISHED.exec(line);
+    if (unfinished !== null) {
+      pending.set(unfinished[1] ?? "", { asked: unfinished[2] ?? "", flags: unfinished[3] ?? "" });
+      continue;
+    }
+    const resumed = OPEN_RESUMED.exec(line);
+    const started = resumed === null ? undefined : pending.get(resumed[1] ?? "");
+    if (resumed !== null) pending.delete(resumed[1] ?? "");
+    const m =
+      resumed !== null && started !== undefined
+        ? [line, resumed[1], started.asked, started.flags, resumed[2]]
+        : OPEN.exec(line);
     if (m === null) continue;
-    const flags = m[2] ?? "";
+    const flags = m[3] ?? "";
     if (flags.includes("O_DIRECTORY") || flags.includes("O_WRONLY")) continue;
-    const path = unescape(m[3] ?? m[1] ?? "");
+    const path = unescape(m[4] ?? m[2] ?? "");
     if (!path.startsWith("/")) {
       relative++;
       continue;
     }
-    seen.add(path);
+    programs[path] ??= programOf.get(m[1] ?? "") ?? "?";
   }
-  return { paths: [...seen], relative };
+  return { paths: Object.keys(programs), relative, programs };
 }

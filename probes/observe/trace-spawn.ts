@@ -64,8 +64,8 @@ export async function tracedReads(
     return { fileTrace: { unavailable: tracing.why ?? "tracing unavailable" } };
   const text = await readFile(tracing.file, "utf8").catch(() => null);
   if (text === null) return { fileTrace: { unavailable: "strace wrote no trace" } };
-  const { paths, relative: unresolved } = openedForReading(text);
-  const reads = instructionReads(paths, cell.root, markers, factsOf(cli));
+  const { paths, relative: unresolved, programs } = openedForReading(text);
+  const reads = instructionReads(paths, cell.root, markers, factsOf(cli), programs);
   // A file the CLI made during the spawn (its own session, skills it unpacked) is its output.
   const before = tracing.before;
   const kept =
