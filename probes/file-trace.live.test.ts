@@ -70,6 +70,8 @@ describe("claude-code traced", () => {
       known: true,
       marker: "HOME_MD",
       reachedModel: true,
+      // Claude Code 2.1.332 is one native program: its own process opened the file.
+      by: "claude",
     });
     // The flag input it ran on: the flag service off, the release's compiled defaults.
     expect(o.featureFlags?.source).toBe("built-in");
