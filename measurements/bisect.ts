@@ -61,14 +61,18 @@ export interface BisectResult {
   flip: Flip | null;
 }
 
-const verdictKey = (r: MeasurementRecord) => r.arms.map((a) => `${a.id}=${a.verdict}`).join(" ");
+/** An arm-by-arm verdict key: two records with equal keys have the same verdicts. */
+export const verdictKey = (r: MeasurementRecord) =>
+  r.arms.map((a) => `${a.id}=${a.verdict}`).join(" ");
 
-async function defaultPublished(name: CliRef["name"]): Promise<string[]> {
+/** Every published version of a CLI: one registry query per package. */
+export async function defaultPublished(name: CliRef["name"]): Promise<string[]> {
   const { publishedVersions } = await import("../probes/vendor-registry.js");
   return publishedVersions(name);
 }
 
-async function defaultInstall(
+/** Installs versions (and pinned Node runtimes) into the vendor cache. */
+export async function defaultInstall(
   refs: readonly CliRef[],
   cacheDir?: string,
   pins: readonly string[] = [],

@@ -1,9 +1,12 @@
 // `witness matrix`: the pages and feeds of docs/versions, generated from the records on disk,
 // written (each file whole) or checked against what is there.
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 import { writeFileAtomic } from "../core/atomic.js";
+import { DOCS } from "../core/doc-paths.js";
+import { repoRoot } from "../core/git.js";
+import { reexpressedHashes } from "../prereg/verify.js";
 import { readRecordFilesIn } from "./drift.js";
 import { buildMatrices } from "./matrix.js";
 import { renderFeeds, renderMatrixPage } from "./matrix-page.js";
@@ -48,4 +51,18 @@ export async function writeMatrixFiles(files: readonly MatrixFile[]): Promise<st
   const stale = await staleMatrixFiles(files);
   for (const f of files) if (stale.includes(f.path)) await writeFileAtomic(f.path, f.text);
   return stale;
+}
+
+/**
+ * The files for the repository at `cwd`: its docs/measurements and docs/versions unless `dir`
+ * (records) or `out` (pages) name others.
+ */
+export async function repoMatrixFiles(
+  cwd: string,
+  options: { dir?: string; out?: string; base?: string } = {},
+): Promise<MatrixFile[]> {
+  const root = options.dir === undefined || options.out === undefined ? await repoRoot(cwd) : cwd;
+  const dir = options.dir === undefined ? join(root, DOCS.measurements) : resolve(cwd, options.dir);
+  const out = options.out === undefined ? join(root, DOCS.versions) : resolve(cwd, options.out);
+  return matrixFiles(dir, out, await reexpressedHashes({ cwd }), options.base);
 }

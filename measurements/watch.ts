@@ -9,10 +9,9 @@ import { repoRoot } from "../core/git.js";
 import { compareVersions, inRange, isRelease } from "../core/version-order.js";
 import { type LockCheck, verifyProtocols } from "../prereg/verify.js";
 import type { CliRef, ProbeCliName } from "../probes/contracts/probe-spec.js";
-import { bisect } from "./bisect.js";
+import { bisect, defaultInstall, defaultPublished, verdictKey } from "./bisect.js";
 import { diffRecords } from "./diff.js";
 import { readRecordFilesIn } from "./drift.js";
-import type { MeasurementRecord } from "./record.js";
 import type { FactsFn, InstallFn } from "./run-options.js";
 import { runProtocols } from "./run-protocols.js";
 import type { ProbeFn } from "./runner.js";
@@ -87,22 +86,6 @@ export interface WatchedCli {
   why?: string;
   protocols: WatchedProtocol[];
   flips: WatchFlip[];
-}
-
-const verdictKey = (r: MeasurementRecord) => r.arms.map((a) => `${a.id}=${a.verdict}`).join(" ");
-
-async function defaultPublished(name: ProbeCliName): Promise<string[]> {
-  const { publishedVersions } = await import("../probes/vendor-registry.js");
-  return publishedVersions(name);
-}
-
-async function defaultInstall(
-  refs: readonly CliRef[],
-  cacheDir?: string,
-  pins?: readonly string[],
-) {
-  const { installAll } = await import("../probes/vendor-registry.js");
-  await installAll(refs, { ...(cacheDir === undefined ? {} : { cacheDir }), pins: pins ?? [] });
 }
 
 /** Watches every CLI asked for; every registry query happens before anything is installed or run. */

@@ -1,3 +1,4 @@
+import { globMatches } from "../core/glob.js";
 import type { Observation, Sighting } from "../probes/contracts/observation.js";
 import { acceptedOutcomes, type Predicate, selectorOf } from "./predicate.js";
 import { selectSpawns, spawnCountResult, spawnedResult, spawnView } from "./spawn-predicates.js";
@@ -205,20 +206,6 @@ function argvRejectedResult(
   };
 }
 
-/** `**` across directories, `*` within a name, anchored at both ends. */
-export function globMatches(glob: string, path: string): boolean {
-  const body = glob
-    .split("**")
-    .map((part) =>
-      part
-        .split("*")
-        .map((t) => t.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-        .join("[^/]*"),
-    )
-    .join(".*");
-  return new RegExp(`^${body}$`, "u").test(path);
-}
-
 function readsOnlyResult(
   p: Extract<Predicate, { kind: "reads-only" }>,
   obs: Observation,
@@ -300,3 +287,5 @@ function evaluateWhole(p: Predicate, obs: Observation): PredicateResult {
       return spawnCountResult(p, obs);
   }
 }
+
+export { globMatches };

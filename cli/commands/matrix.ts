@@ -30,24 +30,20 @@ export const matrixCommand: CommandModule<object, MatrixArgs> = {
         describe: "write nothing; exit 1 naming each page the records no longer match",
       }),
   handler: handled(async (args: MatrixArgs) => {
-    const path = await import("node:path");
-    const { DOCS } = await import("../../core/doc-paths.js");
-    const { repoRoot } = await import("../../core/git.js");
     const { shownPath } = await import("../../core/display-path.js");
-    const { reexpressedHashes } = await import("../../prereg/verify.js");
-    const { matrixFiles, staleMatrixFiles, writeMatrixFiles } =
+    const { repoMatrixFiles, staleMatrixFiles, writeMatrixFiles } =
       await import("../../measurements/matrix-files.js");
     const cwd = process.cwd();
-    const root = args.dir === undefined || args.out === undefined ? await repoRoot(cwd) : cwd;
-    const dir =
-      args.dir === undefined ? path.join(root, DOCS.measurements) : path.resolve(args.dir);
-    const out = args.out === undefined ? path.join(root, DOCS.versions) : path.resolve(args.out);
     const base = args["base-url"];
     if (base !== undefined && !/^https?:\/\/\S+\/$/.test(base))
       throw new UsageError(
         `--base-url ${JSON.stringify(base)}: expected an http(s) URL ending in /`,
       );
-    const files = await matrixFiles(dir, out, await reexpressedHashes(), base);
+    const files = await repoMatrixFiles(cwd, {
+      ...(args.dir === undefined ? {} : { dir: args.dir }),
+      ...(args.out === undefined ? {} : { out: args.out }),
+      ...(base === undefined ? {} : { base }),
+    });
     if (args.check) {
       const stale = await staleMatrixFiles(files);
       for (const f of stale)

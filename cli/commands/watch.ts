@@ -20,20 +20,10 @@ const asArray = (v: string | string[] | undefined) =>
   v === undefined ? [] : (Array.isArray(v) ? v : [v]).map(String);
 
 async function rewriteMatrix(): Promise<void> {
-  const path = await import("node:path");
-  const { DOCS } = await import("../../core/doc-paths.js");
-  const { repoRoot } = await import("../../core/git.js");
   const { shownPath } = await import("../../core/display-path.js");
-  const { reexpressedHashes } = await import("../../prereg/verify.js");
-  const { matrixFiles, writeMatrixFiles } = await import("../../measurements/matrix-files.js");
-  const root = await repoRoot(process.cwd());
-  const files = await matrixFiles(
-    path.join(root, DOCS.measurements),
-    path.join(root, DOCS.versions),
-    await reexpressedHashes(),
-  );
-  for (const f of await writeMatrixFiles(files))
-    process.stderr.write(`wrote ${shownPath(f, process.cwd())}\n`);
+  const { repoMatrixFiles, writeMatrixFiles } = await import("../../measurements/matrix-files.js");
+  const written = await writeMatrixFiles(await repoMatrixFiles(process.cwd()));
+  for (const f of written) process.stderr.write(`wrote ${shownPath(f, process.cwd())}\n`);
 }
 
 /** `witness watch`: every shipped protocol on the releases published since each CLI's evidence. */

@@ -5,6 +5,7 @@
 import { basename, isAbsolute, relative, sep } from "node:path";
 
 import type { CliFacts } from "../../clis/facts.js";
+import { globMatches } from "../../core/glob.js";
 import type { Observation } from "../contracts/observation.js";
 
 /** One instruction-like file a spawn opened for reading. */
@@ -35,17 +36,10 @@ const GENERIC_DIRS = new Set([
 /** Files witness itself keeps in a cell: never the CLI's input. */
 const WITNESS_OWN = /(^|\/)(witness-[^/]*|\.witness-sentinels|sentinels)(\/|$)/;
 
-function globRegex(pattern: string): RegExp {
-  const body = pattern
-    .split("*")
-    .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join("[^/]*");
-  return new RegExp(`(^|/)${body}$`);
-}
-
 /** Whether a cell-relative or absolute path names an instruction-like file. */
 export function instructionLike(path: string, facts: CliFacts): { like: boolean; known: boolean } {
-  const known = facts.instructionFiles.some((f) => globRegex(f.path).test(path));
+  // A fact's path is relative to its root: it matches the tail of a cell-relative path.
+  const known = facts.instructionFiles.some((f) => globMatches(`**/${f.path}`, path));
   const dirs = path.split("/").slice(0, -1);
   const like = known || GENERIC_NAME.test(basename(path)) || dirs.some((d) => GENERIC_DIRS.has(d));
   return { like, known };
