@@ -279,7 +279,7 @@ export const observationSchema = z.object({
         known: z.boolean(),
         marker: z.string().nullable(),
         reachedModel: z.boolean().nullable(),
-        /** The program whose process opened it (absent in records written before it existed). */
+        /** The programs whose processes opened it, in order (absent in records written before it existed). */
         by: z.string().optional(),
       }),
     )

@@ -18,7 +18,7 @@ export interface FileRead {
   marker: string | null;
   /** Whether that marker reached the model (null without a marker). */
   reachedModel: boolean | null;
-  /** The program whose process opened it (e.g. the CLI's own, or git computing a status). */
+  /** The programs whose processes opened it, comma-separated (the CLI's own, git computing a status …). */
   by?: string;
 }
 

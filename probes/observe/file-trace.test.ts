@@ -51,11 +51,12 @@ describe("a spawn's file trace", () => {
       "14 <... openat resumed>) = 6</c/ws/GEMINI.md>",
       '14 openat(AT_FDCWD</c/ws>, "out.md", O_WRONLY|O_CREAT <unfinished ...>',
       "14 <... openat resumed>) = 7</c/ws/out.md>",
+      '10 openat(AT_FDCWD</c/ws>, "CLAUDE.md", O_RDONLY) = 8</c/ws/CLAUDE.md>',
     ].join("\n");
     expect(openedForReading(trace).programs).toEqual({
       "/c/ws/AGENTS.md": "codex",
       "/c/ws/x.md": "codex",
-      "/c/ws/CLAUDE.md": "git",
+      "/c/ws/CLAUDE.md": "git, codex",
       "/c/ws/GEMINI.md": "codex",
     });
   });

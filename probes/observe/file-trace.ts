@@ -89,8 +89,8 @@ function unescape(text: string): string {
 
 /**
  * The absolute paths of the files a trace shows opened for reading (read-only or read-write, not
- * directories), each once, in the order first opened, with the program (base name) of the process
- * that first opened each; opens strace could not resolve to an absolute path are counted.
+ * directories), each once, in the order first opened, with the programs (base names, comma-separated,
+ * in order) of the processes that opened each; opens strace could not resolve to an absolute path are counted.
  */
 export function openedForReading(trace: string): {
   paths: string[];
@@ -133,7 +133,11 @@ export function openedForReading(trace: string): {
       relative++;
       continue;
     }
-    programs[path] ??= programOf.get(m[1] ?? "") ?? "?";
+    // Every program that opened it: git hashing a file for its status does not hide the CLI's read.
+    const by = programOf.get(m[1] ?? "") ?? "?";
+    const had = programs[path];
+    if (had === undefined) programs[path] = by;
+    else if (!had.split(", ").includes(by)) programs[path] = `${had}, ${by}`;
   }
   return { paths: Object.keys(programs), relative, programs };
 }
