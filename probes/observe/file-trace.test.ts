@@ -52,12 +52,17 @@ describe("a spawn's file trace", () => {
       '14 openat(AT_FDCWD</c/ws>, "out.md", O_WRONLY|O_CREAT <unfinished ...>',
       "14 <... openat resumed>) = 7</c/ws/out.md>",
       '10 openat(AT_FDCWD</c/ws>, "CLAUDE.md", O_RDONLY) = 8</c/ws/CLAUDE.md>',
+      "10 clone3({flags=CLONE_VM|CLONE_VFORK}, 88) = 3 /* 15 in strace's PID NS */",
+      '15 execve("/usr/bin/git", ["git", "status"], 0x1 /* 3 vars */ <unfinished ...>',
+      "15 <... execve resumed>) = 0",
+      '15 openat(AT_FDCWD</c/ws>, "AGENT.md", O_RDONLY) = 9</c/ws/AGENT.md>',
     ].join("\n");
     expect(openedForReading(trace).programs).toEqual({
       "/c/ws/AGENTS.md": "codex",
       "/c/ws/x.md": "codex",
       "/c/ws/CLAUDE.md": "git, codex",
       "/c/ws/GEMINI.md": "codex",
+      "/c/ws/AGENT.md": "git",
     });
   });
 

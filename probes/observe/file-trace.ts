@@ -100,11 +100,23 @@ export function openedForReading(trace: string): {
   const programOf = new Map<string, string>();
   const programs: Record<string, string> = {};
   const pending = new Map<string, { asked: string; flags: string }>();
+  const pendingExec = new Map<string, string>();
   let relative = 0;
   for (const line of trace.split("\n")) {
     const exec = EXEC.exec(line);
+    if (exec !== null && line.includes("<unfinished ...>")) {
+      pendingExec.set(exec[1] ?? "", basename(unescape(exec[2] ?? "")));
+      continue;
+    }
     if (exec !== null && /\)\s*=\s*0\s*$/.test(line)) {
       programOf.set(exec[1] ?? "", basename(unescape(exec[2] ?? "")));
+      continue;
+    }
+    const execEnd = /^(\d+)\s+<\.\.\. execve resumed>.*=\s*(-?\d+)/.exec(line);
+    if (execEnd !== null) {
+      const program = pendingExec.get(execEnd[1] ?? "");
+      pendingExec.delete(execEnd[1] ?? "");
+      if (program !== undefined && execEnd[2] === "0") programOf.set(execEnd[1] ?? "", program);
       continue;
     }
     const clone = CLONE.exec(line);
