@@ -36,6 +36,11 @@ export interface CliRow {
   transcript: Capability;
   /** A renderer in `orchestrator/render/`: the reference orchestrator launches it. */
   adapter: Capability;
+  /**
+   * Where the CLI caches its remotely served feature flags, so a fixture can set them
+   * (`fixture.featureFlags`); absent when witness knows of no such cache.
+   */
+  flagCache?: string;
 }
 
 const NOT_ON_NPM = "its agent (cursor-agent) is not published on the npm registry";
@@ -52,6 +57,7 @@ export const CLI_CATALOG = {
     probe: true,
     transcript: true,
     adapter: true,
+    flagCache: "cachedGrowthBookFeatures in ~/.claude.json (GrowthBook)",
   },
   codex: {
     display: "Codex",

@@ -1,6 +1,11 @@
 import { z } from "zod";
 
-import { fixtureSchema, layoutProblems, plantedMarkerNames } from "../probes/contracts/fixture.js";
+import {
+  fixtureSchema,
+  flagProblems,
+  layoutProblems,
+  plantedMarkerNames,
+} from "../probes/contracts/fixture.js";
 import { unknownPathRoots, unknownRootMessage } from "../probes/contracts/placeholders.js";
 import {
   cliRefSchema,
@@ -114,7 +119,10 @@ export const protocolSchema = z
           message: `expected a sentinel this arm's script names (${sentinels.join(", ") || "none"}); got "${name}"`,
         });
       }
-      for (const problem of layoutProblems(arm.fixture))
+      for (const problem of [
+        ...layoutProblems(arm.fixture),
+        ...flagProblems(arm.fixture, protocol.cli.name, arm.launch),
+      ])
         ctx.addIssue({
           code: "custom",
           path: ["arms", i, "fixture", ...problem.path],

@@ -13,6 +13,7 @@ import type { LaunchEnv } from "./contracts/launch-env.js";
 import { resolvePaths, resolvePathsDeep, WITNESS_CLI } from "./contracts/placeholders.js";
 import type { ProbeSpec } from "./contracts/probe-spec.js";
 import type { Script } from "./contracts/script.js";
+import { flagSwitches } from "./drivers/driver.js";
 import { driverFor } from "./drivers/index.js";
 import { renderNodeLaunch } from "./drivers/node-launch.js";
 import { spawnEnv } from "./spawn-env.js";
@@ -118,6 +119,7 @@ export async function drySpawn(
     cell: cell.env,
     ...(planned === null ? {} : { planned: planned.env }),
     launched: launched.env,
+    dropped: flagSwitches(driver, spec.fixture),
     ...(launchEnvOf(launch) === undefined ? {} : { launch: launchEnvOf(launch) }),
   });
   // An orchestrator launch runs its command; the CLI is what its shim would start.

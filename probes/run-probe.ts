@@ -32,7 +32,7 @@ import {
 import { resolvePathsDeep } from "./contracts/placeholders.js";
 import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
 import { sentinelNames } from "./contracts/script.js";
-import type { RejectedArgv } from "./drivers/driver.js";
+import { flagSwitches, type RejectedArgv } from "./drivers/driver.js";
 import { driverFor } from "./drivers/index.js";
 import { renderNodeLaunch } from "./drivers/node-launch.js";
 import { driverResponder } from "./drivers/responder.js";
@@ -247,12 +247,15 @@ export async function runProbe(
       cell: cell.env,
       ...(planned === null ? {} : { planned: planned.env }),
       launched: launched.env,
+      dropped: flagSwitches(driver, spec.fixture),
       ...("orchestrator" in launchSpec || launchSpec.env === undefined
         ? {}
         : { launch: launchSpec.env }),
       runtime: choice.runtime,
     });
     await driver.prepare?.({ cell, env, baseUrl, version: cli.version });
+    if (spec.fixture.featureFlags !== undefined)
+      await driver.flagCache?.plant(cell.home, spec.fixture.featureFlags);
     const flags = await driver.featureFlags?.({ cell, env, baseUrl, version: cli.version });
     // The CLI and whatever it starts end with the spawn, and with witness however it dies.
     // The network namespace is entered first: inside the PID namespace /proc is its own, and

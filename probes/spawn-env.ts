@@ -52,6 +52,8 @@ export interface SpawnEnvParts {
   planned?: Readonly<Record<string, string>>;
   /** The driver's endpoint, dummy key and quiet switches. */
   launched: Readonly<Record<string, string>>;
+  /** Names of `launched` left out: a switch that would keep the CLI off a fixture's flag cache. */
+  dropped?: readonly string[];
   /** The arm's own `launch.env`, applied last. */
   launch?: LaunchEnv;
   /** The CLI's runtime: a Node's directory goes first on PATH (the agent's shell finds it too). */
@@ -74,7 +76,9 @@ export function spawnEnv(
             : pathFor(parts.runtime, spawnPath(parent.PATH ?? ""), existsSync),
         ...parts.cell,
         ...(parts.planned ?? {}),
-        ...parts.launched,
+        ...Object.fromEntries(
+          Object.entries(parts.launched).filter(([name]) => !parts.dropped?.includes(name)),
+        ),
       },
     }),
     parts.launch,

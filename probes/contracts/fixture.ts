@@ -2,6 +2,7 @@ import { posix } from "node:path";
 
 import { z } from "zod";
 
+import { CLI_CATALOG, type CliRow } from "../../clis/catalog.js";
 import {
   cellFileProblem,
   cellLayout,
@@ -145,6 +146,21 @@ export const fixtureSchema = z
      * by /tmp being writable). No default: absent keeps locked hashes.
      */
     cell: z.strictObject({ root: cellRootKindSchema }).optional(),
+    /**
+     * Remotely served feature flags, set the way the CLI caches them in its HOME (Claude Code:
+     * `cachedGrowthBookFeatures` in ~/.claude.json), so an arm measures one side of a flag. The
+     * driver then lets the CLI read its cache (for Claude Code, without
+     * CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC; the flag service stays unreachable offline). Only for
+     * a CLI whose catalog row names a flag cache. No default: absent keeps locked hashes.
+     */
+    featureFlags: z
+      .record(z.string().regex(/^[A-Za-z0-9_.-]+$/), z.json(), {
+        error: (issue) =>
+          issue.code === "invalid_key"
+            ? "expected a flag name of letters, digits, _, . and -"
+            : undefined,
+      })
+      .optional(),
   })
   // Two files on one path, or a file where another (or the cell) needs a directory, cannot be planted.
   .superRefine((fixture, ctx) => {
@@ -177,6 +193,34 @@ export type Fixture = z.infer<typeof fixtureSchema>;
 
 /** Where the nested layout's worktree lies inside the primary checkout when the fixture says nothing. */
 export const DEFAULT_WORKTREE = "ws";
+
+/** What is wrong with a fixture's feature flags for `cli` (no flag cache known) and its launch. */
+export function flagProblems(
+  fixture: Fixture,
+  cli: string,
+  launch: object,
+): { path: (string | number)[]; message: string }[] {
+  if (fixture.featureFlags === undefined) return [];
+  if ("orchestrator" in launch)
+    return [
+      {
+        path: ["featureFlags"],
+        message:
+          "expected featureFlags on an argv or node launch (an orchestrator's spawns do not take them yet)",
+      },
+    ];
+  const row = (CLI_CATALOG as Record<string, CliRow | undefined>)[cli];
+  if (row?.flagCache !== undefined) return [];
+  const having = Object.entries(CLI_CATALOG as Record<string, CliRow>)
+    .filter(([, r]) => r.flagCache !== undefined)
+    .map(([name]) => name);
+  return [
+    {
+      path: ["featureFlags"],
+      message: `expected featureFlags only for a CLI whose flag cache witness knows (${having.join(", ")}); ${cli} has none`,
+    },
+  ];
+}
 
 /** What is wrong with a fixture's layout fields, each with its path below `fixture`. */
 export function layoutProblems(fixture: Fixture): { path: (string | number)[]; message: string }[] {

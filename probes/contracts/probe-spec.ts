@@ -3,7 +3,7 @@ import { z } from "zod";
 import { canonicalCliName, probeCliNameSchema, unsupportedCli } from "../../clis/names.js";
 import { UsageError } from "../../core/errors.js";
 import { compareVersions } from "../../core/version-order.js";
-import { type Fixture, fixtureSchema, layoutProblems } from "./fixture.js";
+import { type Fixture, fixtureSchema, flagProblems, layoutProblems } from "./fixture.js";
 import { launchEnvProblems, launchEnvSchema } from "./launch-env.js";
 import { orchestratorLaunchSchema, unlistedCliPaths } from "./orchestrator-launch.js";
 import { unknownPathRoots, unknownRootMessage } from "./placeholders.js";
@@ -96,7 +96,10 @@ export const probeSpecSchema = z
     traceFiles: z.boolean().optional(),
   })
   .superRefine((spec, ctx) => {
-    for (const problem of layoutProblems(spec.fixture))
+    for (const problem of [
+      ...layoutProblems(spec.fixture),
+      ...flagProblems(spec.fixture, spec.cli.name, spec.launch),
+    ])
       ctx.addIssue({
         code: "custom",
         path: ["fixture", ...problem.path],

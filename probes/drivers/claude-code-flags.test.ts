@@ -1,10 +1,11 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { claudeCodeFlags } from "./claude-code-flags.js";
+import { claudeCodeFlags, plantClaudeCodeFlags } from "./claude-code-flags.js";
+import { flagSwitches } from "./driver.js";
 
 let home: string;
 beforeEach(async () => {
@@ -45,5 +46,38 @@ describe("Claude Code's feature-flag input", () => {
     expect((await claudeCodeFlags(input({}))).source).toBe("built-in-unreachable");
     await writeFile(join(home, ".claude.json"), "{not json");
     expect((await claudeCodeFlags(input({}))).source).toBe("built-in-unreachable");
+  });
+});
+
+describe("flags a fixture sets for Claude Code", () => {
+  it("are merged into ~/.claude.json's cache, keeping the trust and the values already cached", async () => {
+    const file = join(home, ".claude.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        projects: { "/ws": { hasTrustDialogAccepted: true } },
+        cachedGrowthBookFeatures: { kept: 1, tengu_moss_anchor: false },
+      }),
+    );
+    await plantClaudeCodeFlags(home, { tengu_moss_anchor: true });
+    const config = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    expect(config.projects).toEqual({ "/ws": { hasTrustDialogAccepted: true } });
+    expect(config.cachedGrowthBookFeatures).toEqual({ kept: 1, tengu_moss_anchor: true });
+    expect(await claudeCodeFlags(input({}))).toMatchObject({
+      source: "cache",
+      values: { kept: 1, tengu_moss_anchor: true },
+    });
+  });
+
+  it("make a ~/.claude.json when the cell has none", async () => {
+    await plantClaudeCodeFlags(home, { f: "x" });
+    expect((await claudeCodeFlags(input({}))).values).toEqual({ f: "x" });
+  });
+
+  it("leave the driver's off switch out of the spawn's environment, and only when set", () => {
+    const driver = { flagCache: { plant: plantClaudeCodeFlags, offSwitch: "OFF" } };
+    expect(flagSwitches(driver, { featureFlags: { f: true } })).toEqual(["OFF"]);
+    expect(flagSwitches(driver, {})).toEqual([]);
+    expect(flagSwitches({}, { featureFlags: { f: true } })).toEqual([]);
   });
 });

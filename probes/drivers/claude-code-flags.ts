@@ -2,7 +2,7 @@
 // witness sets) the flag service is off and the release's compiled defaults apply; with it off and
 // the service unreachable (always, offline), the copy cached in ~/.claude.json
 // (`cachedGrowthBookFeatures`) applies when there is one. Record 0020's start-up mode follows one.
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import type { FeatureFlags, PrepareInput } from "./driver.js";
@@ -42,4 +42,24 @@ export async function claudeCodeFlags(input: PrepareInput): Promise<FeatureFlags
     source: "built-in-unreachable",
     why: "the flag service is unreachable offline and ~/.claude.json caches no values: the compiled defaults apply",
   };
+}
+
+/**
+ * Sets flag values the way Claude Code caches them, merged into ~/.claude.json (the trust the cell
+ * wrote stays): the CLI reads them when its flag service is on and unreachable, as offline.
+ */
+export async function plantClaudeCodeFlags(
+  home: string,
+  values: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  const file = join(home, ".claude.json");
+  const text = await readFile(file, "utf8").catch(() => null);
+  let config: Record<string, unknown> = {};
+  if (text !== null) {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed))
+      config = parsed as Record<string, unknown>;
+  }
+  const cached = { ...(await cachedFeatures(home)), ...values };
+  await writeFile(file, JSON.stringify({ ...config, cachedGrowthBookFeatures: cached }, null, 2));
 }

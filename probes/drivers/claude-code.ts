@@ -7,7 +7,7 @@ import { classifyClaudeCall } from "../../clis/claude-code/outcome.js";
 import { compareVersions } from "../../core/version-order.js";
 import { anthropicMessages } from "../fake/anthropic-messages.js";
 import type { SideRoute } from "../fake/side-routes.js";
-import { claudeCodeFlags } from "./claude-code-flags.js";
+import { claudeCodeFlags, plantClaudeCodeFlags } from "./claude-code-flags.js";
 import { claudeCodeHelper } from "./claude-code-helpers.js";
 import { readClaudeTranscript } from "./claude-transcript.js";
 import type { CellPaths, ProbeDriver, RejectedArgv } from "./driver.js";
@@ -93,4 +93,5 @@ export const claudeCodeDriver: ProbeDriver = {
   classify: classifyClaudeCall,
   sessionFixture: { name: "session.jsonl" },
   featureFlags: claudeCodeFlags,
+  flagCache: { plant: plantClaudeCodeFlags, offSwitch: "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC" },
 };

@@ -151,6 +151,15 @@ export interface ProbeDriver {
    * environment and the cache in its HOME); absent for a CLI not known to consult any.
    */
   readonly featureFlags?: (input: PrepareInput) => Promise<FeatureFlags>;
+  /**
+   * How a fixture sets feature flags (`fixture.featureFlags`): `plant` writes the values where the
+   * CLI caches them in HOME, and `offSwitch` is the variable of the driver's launch that keeps the
+   * CLI from reading that cache, left out for such a spawn. Absent for a CLI without a known cache.
+   */
+  readonly flagCache?: {
+    plant: (home: string, values: Readonly<Record<string, unknown>>) => Promise<void>;
+    offSwitch: string;
+  };
 }
 
 /** The feature-flag input of one spawn: its source, and the cached values when there are any. */
@@ -161,4 +170,14 @@ export interface FeatureFlags {
   why: string;
   /** The cached values, when the cache applies. */
   values?: Record<string, unknown>;
+}
+
+/** The driver's launch variables a fixture's feature flags leave out (its cache's off switch). */
+export function flagSwitches(
+  driver: Pick<ProbeDriver, "flagCache">,
+  fixture: { featureFlags?: unknown },
+): string[] {
+  return fixture.featureFlags === undefined || driver.flagCache === undefined
+    ? []
+    : [driver.flagCache.offSwitch];
 }
