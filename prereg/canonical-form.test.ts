@@ -101,8 +101,9 @@ describe("the effective canonical form", () => {
     // A field added to one of these schemas must get its effective value in canonical-form.ts.
     const arm = effective(
       protocol({
-        // `cell` is written out only when not the default: stated here so its key is there.
-        fixture: '{ files: [{ at: workspace, path: A.md, content: "a" }], cell: { root: home } }',
+        // `cell` and `featureFlags` are written out only when stated: stated here so their keys are there.
+        fixture:
+          '{ files: [{ at: workspace, path: A.md, content: "a" }], cell: { root: home }, featureFlags: { f: true } }',
         launch: "{ node: { id: n, prompt: hi } }",
       }),
       "effective/2",
@@ -144,6 +145,7 @@ describe("the effective canonical form", () => {
     ["trust", "{ trust: true }"],
     ["sentinelsIn", "{ sentinelsIn: { RAN: workspace } }"],
     ["cwd", "{ cwd: sub }"],
+    ["featureFlags", "{ featureFlags: { f: true } }"],
   ])("moves the hash when %s differs from its default", (_name, fixture) => {
     expect(protocolHash(protocol({ fixture }))).not.toBe(protocolHash(protocol()));
   });

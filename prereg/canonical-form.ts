@@ -62,6 +62,8 @@ function effectiveFixture(fixture: Fixture, script: Script, form: CanonicalForm)
     ...(form === "effective/1" ? {} : { managed: fixture.managed ?? DEFAULT_MANAGED_MODE }),
     // Stated only when not the default (temp), so every lock made before the field keeps its hash.
     ...(fixture.cell?.root === "home" ? { cell: { root: "home" } } : {}),
+    // Stated only when set, like `cell`: a served flag's value decides outcomes (record 0057).
+    ...(fixture.featureFlags === undefined ? {} : { featureFlags: fixture.featureFlags }),
   };
 }
 
