@@ -59,6 +59,13 @@ function spawnLines(spawn: SpawnRecord): string[] {
       `- sentinels created: ${created.map((s) => `${s.name} ${s.byCall === null ? "(FLAGGED: no call that ran names it)" : `by call ${s.byCall}`}${s.madeBySpawn === false ? " (NOT by this spawn's uid)" : ""}`).join(", ")}`,
     );
   if (obs.runtime !== undefined) lines.push(`- runtime: ${runtimeText(obs.runtime)}`);
+  // Remotely served flags decide outcomes too: the source, and each cached value that applied.
+  if (obs.featureFlags !== undefined) {
+    const values = Object.entries(obs.featureFlags.values ?? {})
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(", ");
+    lines.push(`- feature flags: ${obs.featureFlags.source}${values === "" ? "" : ` (${values})`}`);
+  }
   if (obs.toolCalls.length > 0)
     lines.push(`- tool calls: ${obs.toolCalls.map((c) => `${c.name} ${c.outcome}`).join(", ")}`);
   // Requests besides the agent's turns: listed, never counted as the script's calls or as faults.

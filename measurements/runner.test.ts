@@ -403,3 +403,19 @@ describe("the runtime a record states", () => {
     expect(md.split("\n").filter((l) => l === line).length).toBe(1 + record.arms[0]!.spawns.length);
   });
 });
+
+describe("the feature flags a record states", () => {
+  it("says each spawn's flag source and every cached value that applied", async () => {
+    const probe: ProbeFn = (spec) =>
+      Promise.resolve(
+        observation({
+          featureFlags: { source: "cache", why: "cached", values: { tengu_moss_anchor: true } },
+          markers: plantedMarkerNames(spec.fixture).map((n) => marker(n, ["system"])),
+        }),
+      );
+    const record = await runProtocol(locked(), { probe });
+    const md = renderMarkdown(record);
+    const line = "- feature flags: cache (tengu_moss_anchor=true)";
+    expect(md.split("\n").filter((l) => l === line).length).toBe(record.arms[0]!.spawns.length);
+  });
+});
