@@ -38,9 +38,17 @@ export interface CliRow {
   adapter: Capability;
   /**
    * Where the CLI caches its remotely served feature flags, so a fixture can set them
-   * (`fixture.featureFlags`); absent when witness knows of no such cache.
+   * (`fixture.featureFlags`), and the boolean flags known to decide an outcome (`witness flags`
+   * flips each); absent when witness knows of no such cache.
    */
-  flagCache?: string;
+  flagCache?: { where: string; known: readonly KnownFlag[] };
+}
+
+/** A served boolean flag known to decide something a protocol can observe. */
+export interface KnownFlag {
+  name: string;
+  /** What it decides, and where that was seen. */
+  decides: string;
 }
 
 const NOT_ON_NPM = "its agent (cursor-agent) is not published on the npm registry";
@@ -57,7 +65,21 @@ export const CLI_CATALOG = {
     probe: true,
     transcript: true,
     adapter: true,
-    flagCache: "cachedGrowthBookFeatures in ~/.claude.json (GrowthBook)",
+    flagCache: {
+      where: "cachedGrowthBookFeatures in ~/.claude.json (GrowthBook)",
+      known: [
+        {
+          name: "tengu_moss_anchor",
+          decides:
+            "a -p launch with no mode starts in auto when auto mode is available (record 0057; compiled default false in 2.1.284 and 2.1.332, true in 2.1.285)",
+        },
+        {
+          name: "tengu_harbor_willow",
+          decides:
+            "whether auto mode is available as a start-up mode (the mode resolver of 2.1.284; compiled default true)",
+        },
+      ],
+    },
   },
   codex: {
     display: "Codex",

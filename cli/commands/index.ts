@@ -6,6 +6,7 @@ import { bisectCommand } from "./bisect.js";
 import { cleanCommand } from "./clean.js";
 import { diffCommand } from "./diff.js";
 import { driftCommand } from "./drift.js";
+import { flagsCommand } from "./flags.js";
 import { matrixCommand } from "./matrix.js";
 import { mcpSentinelCommand } from "./mcp-sentinel.js";
 import { mergeCommand } from "./merge.js";
@@ -34,6 +35,7 @@ export const commands: CommandModule<{}, any>[] = [
   driftCommand,
   reportCommand,
   bisectCommand,
+  flagsCommand,
   watchCommand,
   matrixCommand,
   probeCommand,
