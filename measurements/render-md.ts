@@ -75,6 +75,11 @@ function spawnLines(spawn: SpawnRecord): string[] {
     );
   if (obs.helperCalls.length > 0)
     lines.push(`- helper calls: ${obs.helperCalls.map((h) => `${h.kind} ×${h.count}`).join(", ")}`);
+  // Every model call by kind, with how the fake answered it: an unclassified one is never hidden.
+  if (obs.modelCalls !== undefined && obs.modelCalls.length > 0)
+    lines.push(
+      `- model calls: ${obs.modelCalls.map((c) => `${c.kind} ×${c.count} (answered ${c.answers.join(", ")}${c.decides === undefined ? "" : `; decides ${c.decides}`})`).join(", ")}`,
+    );
   // Machine-wide configuration the CLI reads whatever the cell does: a present file is evidence.
   const managed = obs.managedFiles ?? [];
   if (managed.length > 0) {

@@ -95,4 +95,19 @@ describe("drift of the surface", () => {
     ]);
     expect(changes.filter((c) => c.aspect === "file read")).toEqual([]);
   });
+
+  it("names a kind of model call a version starts making, and says nothing from an observation without the account", () => {
+    const calls = (kinds: string[]): Partial<Observation> => ({
+      modelCalls: kinds.map((kind) => ({ kind, count: 1, answers: ["turn:0"] })),
+    });
+    // 2.1.278's observation predates the account: it is left out, not counted as "no calls".
+    const changes = surfaceChanges([
+      record("2.1.276", calls(["main"])),
+      record("2.1.277", calls(["main", "unclassified"])),
+      record("2.1.278", {}),
+    ]);
+    expect(changes.filter((c) => c.aspect === "model call")).toEqual([
+      expect.objectContaining({ item: "unclassified", seenOn: ["2.1.277"], notOn: ["2.1.276"] }),
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 // Drift of the surface itself: between versions of a CLI, what the spawns of one protocol arm
-// were offered and did besides the verdict: the tools offered, the kinds of helper calls and side
-// requests, and (traced arms) the instruction-like files read. An item seen on some versions of
+// were offered and did besides the verdict: the tools offered, the kinds of helper and model calls
+// and side requests, and (traced arms) the instruction-like files read. An item seen on some versions of
 // an arm and not on others is a change nobody had to plant for ("2.1.300 starts reading …").
 import { compareVersions } from "../core/version-order.js";
 import type { MeasurementRecord } from "./record.js";
@@ -10,7 +10,7 @@ export interface SurfaceChange {
   cli: string;
   protocol: string;
   arm: string;
-  aspect: "tool offered" | "helper call" | "side request" | "file read";
+  aspect: "tool offered" | "helper call" | "model call" | "side request" | "file read";
   item: string;
   seenOn: string[];
   notOn: string[];
@@ -22,6 +22,8 @@ type Observed = NonNullable<MeasurementRecord["arms"][number]["spawns"][number][
 const ASPECTS: [SurfaceChange["aspect"], (o: Observed) => string[] | null][] = [
   ["tool offered", (o) => o.toolsOffered],
   ["helper call", (o) => o.helperCalls.map((h) => h.kind)],
+  // Observations older than the field say nothing about it: no change is claimed from them.
+  ["model call", (o) => (o.modelCalls === undefined ? null : o.modelCalls.map((c) => c.kind))],
   ["side request", (o) => o.sideRequests.map((s) => `${s.method} ${s.path}`)],
   [
     "file read",

@@ -213,6 +213,26 @@ describe("evaluatePredicate", () => {
     );
   });
 
+  it("counts model calls of one kind, and fails an observation with no account of them", () => {
+    const obs = observation({
+      modelCalls: [
+        { kind: "main", count: 2, answers: ["turn:0", "final"] },
+        { kind: "unclassified", count: 1, answers: ["turn:0"] },
+      ],
+    });
+    const none = predicateSchema.parse({ kind: "model-calls", of: "unclassified", equals: 0 });
+    expect(evaluatePredicate(none, obs)).toEqual({
+      pass: false,
+      explanation: "1 unclassified call(s) (model calls: main ×2, unclassified ×1)",
+    });
+    const main = predicateSchema.parse({ kind: "model-calls", of: "main", atLeast: 2 });
+    expect(evaluatePredicate(main, obs).pass).toBe(true);
+    expect(evaluatePredicate(none, observation()).pass).toBe(false);
+    expect(predicateLabel(main)).toBe("model-calls main >= 2");
+    expect(predicateSchema.safeParse({ kind: "model-calls", of: "title" }).success).toBe(false);
+    expect(predicateSchema.safeParse({ kind: "model-calls", of: "main" }).success).toBe(false);
+  });
+
   it("judges side traffic on a spawn that had none, and labels the check", () => {
     const quiet = observation();
     const absent = predicateSchema.parse({ kind: "side-request-absent" });

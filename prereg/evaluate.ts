@@ -1,5 +1,6 @@
 import { globMatches } from "../core/glob.js";
 import type { Observation, Sighting } from "../probes/contracts/observation.js";
+import { modelCallsResult } from "./model-call-predicate.js";
 import { acceptedOutcomes, type Predicate, selectorOf } from "./predicate.js";
 import { selectSpawns, spawnCountResult, spawnedResult, spawnView } from "./spawn-predicates.js";
 
@@ -285,6 +286,8 @@ function evaluateWhole(p: Predicate, obs: Observation): PredicateResult {
       return spawnedResult(p, obs);
     case "spawn-count":
       return spawnCountResult(p, obs);
+    case "model-calls":
+      return modelCallsResult(p, obs);
   }
 }
 

@@ -6,6 +6,7 @@ import { DOCS } from "../core/doc-paths.js";
 import type { InputIssue } from "../core/errors.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import { sentinelNames } from "../probes/contracts/script.js";
+import { modelCallsIsAbsence } from "./model-call-predicate.js";
 import { type Predicate, predicateLabel } from "./predicate.js";
 import type { Protocol } from "./protocol.js";
 
@@ -31,6 +32,8 @@ export function isAbsence(p: Predicate): boolean {
     case "spawn-count":
       // Passed by an orchestrator that spawned nothing: an absence.
       return p.equals === undefined ? (p.atLeast ?? 0) === 0 : p.equals === 0;
+    case "model-calls":
+      return modelCallsIsAbsence(p);
     case "spawned":
       return false;
     // Every kind is listed: a new one fails the build here until it is classified.
@@ -92,6 +95,7 @@ export function isFixturePresence(p: Predicate, arm: Protocol["arms"][number]): 
     case "reads-only":
     case "spawned":
     case "spawn-count":
+    case "model-calls":
       return false;
   }
 }

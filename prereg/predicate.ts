@@ -5,6 +5,7 @@ import {
   SIGHTING_CONTEXT,
   toolOutcomeSchema,
 } from "../probes/contracts/observation.js";
+import { modelCallsLabel, modelCallsSchema } from "./model-call-predicate.js";
 import {
   spawnCountSchema,
   spawnedSchema,
@@ -257,6 +258,7 @@ export const predicateSchema = z.discriminatedUnion("kind", [
   readsOnlySchema,
   spawnedSchema,
   spawnCountSchema,
+  modelCallsSchema,
 ]);
 export type Predicate = z.infer<typeof predicateSchema>;
 
@@ -314,6 +316,8 @@ function bareLabel(p: Predicate): string {
       return `reads-only [${p.allow.join(", ")}]`;
     case "spawned":
       return `spawned spawn ${String(p.spawn)}${p.argv === undefined ? "" : ` argv ${JSON.stringify(p.argv)}`}${p.argvIncludes === undefined ? "" : ` argv includes ${JSON.stringify(p.argvIncludes)}`}${p.env === undefined ? "" : ` env ${JSON.stringify(p.env)}`}`;
+    case "model-calls":
+      return modelCallsLabel(p);
     case "spawn-count":
       return `spawn-count${p.equals === undefined ? "" : ` = ${p.equals}`}${p.atLeast === undefined ? "" : ` >= ${p.atLeast}`}${p.atMost === undefined ? "" : ` <= ${p.atMost}`}`;
   }

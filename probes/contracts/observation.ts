@@ -153,6 +153,17 @@ export const orchestratorSubjectSchema = z.object({
 export type OrchestratorSubject = z.infer<typeof orchestratorSubjectSchema>;
 
 /** Everything one probe spawn observed. Every field comes from what the CLI did. */
+/** One kind of model call a spawn made, and how the fake answered it. */
+export const modelCallSchema = z.object({
+  kind: z.string(),
+  count: z.number().int(),
+  /** The fake's answers, distinct, in first-seen order (`turn:0`, `final`, `helper:…`, `classifier:allow`). */
+  answers: z.array(z.string()),
+  /** What its answer can decide, for a kind whose answer can decide an outcome. */
+  decides: z.string().optional(),
+});
+export type ModelCall = z.infer<typeof modelCallSchema>;
+
 export const observationSchema = z.object({
   cli: z.object({ name: z.string(), version: z.string() }),
   argv: z.array(z.string()),
@@ -228,6 +239,12 @@ export const observationSchema = z.object({
     .default([]),
   /** The CLI's own calls on the model route (warm-ups, prefix checks …), answered with text. */
   helperCalls: z.array(z.object({ kind: z.string(), count: z.number().int() })).default([]),
+  /**
+   * Every model call by kind (`main`, `sub-agent`, `helper:<kind>`, `permission-classifier`,
+   * `unclassified`), with the fake's answers and, where its answer can decide an outcome, what
+   * (probes/observe/model-calls.ts). Absent in observations older than the field.
+   */
+  modelCalls: z.array(modelCallSchema).optional(),
   /** The argument the CLI refused before doing anything, in its own words (null when none). */
   rejectedArgv: z.object({ flag: z.string(), message: z.string() }).nullable().default(null),
   /**

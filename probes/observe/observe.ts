@@ -22,6 +22,7 @@ import {
   issuedCalls,
   type WireProtocol,
 } from "../fake/wire.js";
+import { modelCallSummary } from "./model-calls.js";
 
 const LOCATIONS = ["system", "messages", "tools", "transcript"] as const;
 
@@ -209,6 +210,7 @@ export function observe(
   | "requestCount"
   | "sideRequests"
   | "helperCalls"
+  | "modelCalls"
   | "permissionModes"
   | "sandboxPolicies"
   | "model"
@@ -242,6 +244,7 @@ export function observe(
     requestCount: requests.length,
     sideRequests: sideRequestSummary(requests),
     helperCalls: helperCallSummary(requests),
+    modelCalls: modelCallSummary(driver.wire, requests),
     markers: input.markers.map((m) => ({
       ...m,
       seenIn: markerSightings(driver.wire, requests, transcript.markersSeen.has(m.value), m.value),
