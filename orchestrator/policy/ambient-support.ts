@@ -114,6 +114,9 @@ const copilot = (evidence: string): SupportCell => ({
   evidence: `${evidence}; never an AGENTS.md above the git root, workspace outside HOME, 3 of 3 spawns per arm`,
 });
 
+const CLINE_RULES_ALWAYS =
+  "Cline 3.0.65 reads the cwd's AGENTS.md, .clinerules and .cline/rules and the home's ~/.agents/AGENTS.md, ~/.cline/rules, ~/Cline/Rules and ~/Documents/Cline/Rules in every mode, and no flag or variable keeps them out (-s replaces the base prompt and keeps the rules; CLINE_DIR moves ~/.cline only)";
+
 /** The support table, backend × value. Refusals need only a loader seen without a switch (docs/background.md#ac-support). */
 export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
   "claude-code": {
@@ -232,6 +235,14 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
     ),
     all: copilot(
       "unchanged loading read the workspace's five files and ~/.copilot's copilot-instructions.md and instructions file",
+    ),
+  },
+  cline: {
+    none: refused(`${CLINE_RULES_ALWAYS}; none would need both kept out`),
+    workspace: refused(`${CLINE_RULES_ALWAYS}; workspace would need the home's kept out`),
+    operator: refused(`${CLINE_RULES_ALWAYS}; operator would need the cwd's kept out`),
+    all: unmeasured(
+      "Cline's unchanged loading has no record yet (read by hand on 3.0.57 and 3.0.65)",
     ),
   },
 };
