@@ -131,12 +131,12 @@ export const CLI_CATALOG = {
     nativeBin: "node_modules/@cline/cli-linux-x64/bin/cline",
     aliases: ["cline-cli"],
     pinned: "3.0.65",
-    probe: { lacks: "no driver yet" },
+    probe: true,
     transcript: {
       lacks:
         "its sessions are one JSON document per session, read by the probe driver; witness transcript sniffs JSONL only",
     },
-    adapter: { lacks: "no renderer yet" },
+    adapter: true,
   },
   cursor: {
     display: "Cursor",
