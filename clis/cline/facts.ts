@@ -12,7 +12,7 @@ export const CLINE_FACTS: CliFacts = {
     { at: "workspace", path: ".cline/rules/*.md", when: "always, in the cwd" },
     { at: "home", path: ".agents/AGENTS.md", when: "always" },
     { at: "home", path: ".cline/rules/*.md", when: "always ($CLINE_DIR/rules)" },
-    { at: "home", path: "Cline/Rules/*.md", when: "always" },
+    { at: "home", path: "Cline/Rules/*.md", when: "always from 3.0.65; 3.0.57 not (record 0047)" },
     { at: "home", path: "Documents/Cline/Rules/*.md", when: "always" },
   ],
   configDir: {

@@ -1,8 +1,17 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { tempWorkspace } from "../../test/support/temp-workspace.js";
+import type { ParentAccess } from "../parent-access/parent-access.js";
 import { planLaunch } from "../plan/plan-launch.js";
-import type { NodeSpec } from "../spec/schemas.js";
+import type { NodeSpec, ProjectConfig } from "../spec/schemas.js";
+
+const consent: ProjectConfig = {
+  workflow: { workerFullAccess: { enabled: true, floors: { cline: [{ model: "m" }] } } },
+};
+const full: ParentAccess = {
+  fullAccess: true,
+  evidence: [{ source: "codex-rollout", detail: "danger-full-access", passed: true }],
+};
 
 function plan(node: Partial<NodeSpec> = {}) {
   const repo = tempWorkspace();
@@ -10,6 +19,8 @@ function plan(node: Partial<NodeSpec> = {}) {
     node: { id: "n", adapter: "cline", prompt: "-go", model: "m", ...node },
     cwd: repo.root,
     env: { HOME: repo.home },
+    projectConfig: consent,
+    parentDetector: { detect: vi.fn(() => Promise.resolve(full)) },
   });
 }
 
@@ -36,4 +47,10 @@ describe("the Cline rendering", () => {
       await expect(plan({ ambientContext: value })).rejects.toThrow(/refused/);
     },
   );
+
+  it("renders granted full access as its act mode with no flag (record 0047: a write outside the workspace ran)", async () => {
+    const p = await plan({ ambientContext: "all", fullAccess: true });
+    expect(p.access.mode, p.access.explanation).toBe("full-access");
+    expect(p.args).toEqual(["-m", "m", "--", "-go"]);
+  });
 });

@@ -1,6 +1,6 @@
 // Cline argv (3.x): `cline [-m model] [--auto-approve false] -- <prompt>`. Its act mode runs every
 // tool unasked, outside the workspace too, so that is its full-access rendering; a sandboxed launch
-// turns auto-approval off, which headless (no TTY to ask) refuses every tool call. No switch keeps
+// turns auto-approval off, which headless (no TTY to ask) refuses every tool call (record 0047). No switch keeps
 // an instruction file out: the cwd's AGENTS.md and rules and the home's rules always load.
 import { notRendered, type Rendered, type RenderInput, TOOL_FIELDS } from "./render-input.js";
 
