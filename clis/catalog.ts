@@ -150,6 +150,22 @@ export const CLI_CATALOG = {
     transcript: true,
     adapter: true,
   },
+  cline: {
+    display: "Cline",
+    packages: [{ name: "cline" }],
+    bin: "cline",
+    // 3.x: the bin is a Node wrapper that spawnSyncs this Bun-compiled program. 2.x (a Node bundle
+    // of the VS Code extension's core) has no such file, so its install is refused.
+    nativeBin: "node_modules/@cline/cli-linux-x64/bin/cline",
+    aliases: ["cline-cli"],
+    pinned: "3.0.65",
+    probe: true,
+    transcript: {
+      lacks:
+        "its sessions are one JSON document per session, read by the probe driver; witness transcript sniffs JSONL only",
+    },
+    adapter: true,
+  },
   cursor: {
     display: "Cursor",
     packages: [],

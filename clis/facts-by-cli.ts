@@ -1,5 +1,6 @@
 // Every CLI's facts, by name: a total map, so a catalog row without facts does not compile.
 import { CLAUDE_CODE_FACTS } from "./claude-code/facts.js";
+import { CLINE_FACTS } from "./cline/facts.js";
 import { CODEX_FACTS } from "./codex/facts.js";
 import { COPILOT_FACTS } from "./copilot/facts.js";
 import type { CliFacts } from "./facts.js";
@@ -18,6 +19,7 @@ const FACTS: Readonly<Record<CliName, CliFacts>> = {
   pi: PI_FACTS,
   opencode: OPENCODE_FACTS,
   copilot: COPILOT_FACTS,
+  cline: CLINE_FACTS,
   cursor: CURSOR_FACTS,
   kimi: KIMI_FACTS,
   grok: GROK_FACTS,

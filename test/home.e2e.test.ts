@@ -52,6 +52,9 @@ const MARKERS = [
   ".config/opencode/AGENTS.md",
   ".copilot/config.json",
   ".copilot/copilot-instructions.md",
+  ".cline/data/settings/providers.json",
+  ".cline/rules/operator.md",
+  ".agents/AGENTS.md",
   ...SESSION_FILES,
 ];
 

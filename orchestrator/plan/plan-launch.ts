@@ -12,6 +12,7 @@ import {
   toolPolicyFor,
 } from "../policy/tool-policy.js";
 import { renderClaude } from "../render/claude-code.js";
+import { renderCline } from "../render/cline.js";
 import { renderCodex } from "../render/codex.js";
 import { renderCopilot } from "../render/copilot.js";
 import { disclosureFor } from "../render/disclosure.js";
@@ -38,6 +39,7 @@ const RENDERERS: Readonly<Record<Adapter, (input: RenderInput) => Rendered>> = {
   gemini: renderGemini,
   qwen: renderQwen,
   copilot: renderCopilot,
+  cline: renderCline,
 };
 
 function render(input: RenderInput): Rendered {

@@ -23,6 +23,7 @@ import {
   RECORD_0028,
   RECORD_0029,
   RECORD_0033,
+  RECORD_0047,
 } from "./ambient-support.js";
 
 let repo: TempWorkspace;
@@ -307,6 +308,7 @@ describe("support table and its diagnostics", () => {
       ["copilot", "none", RECORD_0033],
       ["copilot", "workspace", RECORD_0033],
       ["copilot", "all", RECORD_0033],
+      ["cline", "all", RECORD_0047],
     ]);
   });
 
@@ -320,6 +322,7 @@ describe("support table and its diagnostics", () => {
     ["gemini", ["refused", "honoured", "refused", "honoured"]],
     ["qwen", ["honoured", "unmeasured", "unmeasured", "honoured"]],
     ["cursor", ["unmeasured", "unmeasured", "unmeasured", "unmeasured"]],
+    ["cline", ["refused", "refused", "refused", "honoured"]],
   ] as const)("%s: none, workspace, operator, all are %j", (backend, verdicts) => {
     const row = AMBIENT_SUPPORT[backend];
     expect([row.none, row.workspace, row.operator, row.all].map((cell) => cell.verdict)).toEqual(

@@ -57,8 +57,12 @@ export const RECORD_0029 = "docs/measurements/0029-pi-prompt-files-pi-0.73.1.jso
 export const RECORD_0033 =
   "docs/measurements/0033-copilot-instructions-approval-copilot-1.0.102.json";
 
+/** Record 0047: Cline 3.0.65's own loading and approval, and the orchestrator's all node. */
+export const RECORD_0047 = "docs/measurements/0047-cline-instructions-approval-cline-3.0.65.json";
+
 const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
-const refused = (why: string): SupportCell => ({ verdict: "refused", why });
+const refused = (why: string, record?: string): SupportCell =>
+  record === undefined ? { verdict: "refused", why } : { verdict: "refused", why, record };
 const allFour = (cell: SupportCell): Row => ({
   none: cell,
   workspace: cell,
@@ -113,6 +117,9 @@ const copilot = (evidence: string): SupportCell => ({
   record: RECORD_0033,
   evidence: `${evidence}; never an AGENTS.md above the git root, workspace outside HOME, 3 of 3 spawns per arm`,
 });
+
+const CLINE_RULES_ALWAYS =
+  "Cline 3.0.65 reads the cwd's AGENTS.md, .clinerules and .cline/rules and the home's ~/.agents/AGENTS.md, ~/.cline/rules, ~/Cline/Rules and ~/Documents/Cline/Rules in every mode, and no flag or variable keeps them out (-s replaces the base prompt and keeps the rules; CLINE_DIR moves ~/.cline only)";
 
 /** The support table, backend × value. Refusals need only a loader seen without a switch (docs/background.md#ac-support). */
 export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
@@ -233,6 +240,20 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
     all: copilot(
       "unchanged loading read the workspace's five files and ~/.copilot's copilot-instructions.md and instructions file",
     ),
+  },
+  cline: {
+    none: refused(`${CLINE_RULES_ALWAYS}; none would need both kept out`, RECORD_0047),
+    workspace: refused(
+      `${CLINE_RULES_ALWAYS}; workspace would need the home's kept out`,
+      RECORD_0047,
+    ),
+    operator: refused(`${CLINE_RULES_ALWAYS}; operator would need the cwd's kept out`, RECORD_0047),
+    all: {
+      verdict: "honoured",
+      record: RECORD_0047,
+      evidence:
+        "unchanged loading (the node rendered with --auto-approve false) read the workspace's AGENTS.md, .clinerules and .cline/rules and the home's ~/.agents/AGENTS.md, ~/.cline/rules, ~/Cline/Rules and ~/Documents/Cline/Rules, never an AGENTS.md above the git root, cwd the git root, workspace outside HOME, 3 of 3 spawns (3.0.57 reads the same but ~/Cline/Rules)",
+    },
   },
 };
 

@@ -21,6 +21,9 @@ export const FULL_ACCESS_RENDERINGS: Readonly<Partial<Record<Adapter, string>>> 
   cursor: "--sandbox disabled",
   // Record 0033 (arm tools-yolo): a write outside the workspace ran, where --allow-all-tools denied it.
   copilot: "--yolo (tools, paths and URLs allowed)",
+  // Record 0047 (arm tools-default): with no flag a write outside the workspace ran. --yolo would
+  // too, but a yolo run ends only at a submit_and_exit call, which a worker's model may never make.
+  cline: "no flag: its act mode auto-approves every tool, outside the workspace too",
 };
 
 /** What the access decision reads. `filesystem` is the effective policy; `nodeFilesystem` the node's own. */

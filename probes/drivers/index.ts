@@ -1,6 +1,7 @@
 // Every CLI's driver, by name: the only place that maps a CLI name to its code.
 import type { ProbeCliName } from "../../clis/names.js";
 import { claudeCodeDriver } from "./claude-code.js";
+import { clineDriver } from "./cline.js";
 import { codexDriver } from "./codex.js";
 import { copilotDriver } from "./copilot.js";
 import type { ProbeDriver } from "./driver.js";
@@ -17,6 +18,7 @@ const DRIVERS: Readonly<Record<ProbeCliName, ProbeDriver>> = {
   pi: piDriver,
   opencode: opencodeDriver,
   copilot: copilotDriver,
+  cline: clineDriver,
 };
 
 /** The driver of a CLI witness supports. */
