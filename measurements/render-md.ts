@@ -3,6 +3,7 @@ import { runtimeText } from "../probes/contracts/runtime.js";
 import { heldSummary } from "../probes/isolation/sandbox-report.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
 import { orchestratorLines } from "./render-orchestrator.js";
+import { reuseText } from "./reuse-text.js";
 import type { WitnessBuild } from "./witness-build.js";
 
 function cell(text: string): string {
@@ -31,7 +32,12 @@ function inputLines(obs: NonNullable<SpawnRecord["observation"]>): string[] {
 
 function spawnLines(spawn: SpawnRecord): string[] {
   const obs = spawn.observation;
-  const lines = [`#### spawn ${spawn.index}: ${spawn.status}`, ""];
+  const from = spawn.reused;
+  const reused =
+    from === undefined
+      ? ""
+      : ` (reused: spawn ${from.spawn} of run ${from.run}, inputs ${from.inputs})`;
+  const lines = [`#### spawn ${spawn.index}: ${spawn.status}${reused}`, ""];
   if (obs === null) return [...lines, `- faults: ${spawn.faults.join("; ")}`, ""];
   const seen = obs.markers.map(
     (m) => `${m.name} ${m.seenIn.length === 0 ? "absent" : `in ${m.seenIn.join("+")}`}`,
@@ -140,6 +146,7 @@ export function renderMarkdown(record: MeasurementRecord): string {
       : [`- containment: ${record.containment.join("; ") || "not measured"}`]),
     `- run: ${record.startedAt} to ${record.finishedAt}, ${record.spawnsPerArm} spawns per arm`,
     ...(record.witness === undefined ? [] : [`- witness: ${witnessText(record.witness)}`]),
+    ...(reuseText(record) === null ? [] : [`- spawn cache: ${reuseText(record)}`]),
     "",
     `Hypothesis: ${p.hypothesis}`,
     "",
