@@ -71,7 +71,27 @@ export async function writeCachedSpawn(
   await writeFileAtomic(file, `${JSON.stringify(body)}\n`);
 }
 
-/** Whether a spawn may be filed: a fault (a timeout under load, a killed CLI) is run again. */
+// Faults that say the machine or witness failed the spawn, not what the CLI does with its inputs:
+// a spawn with one is run again next time. A CLI's refusal of a flag or its stop before any model
+// request follows from the inputs, and is filed like any other outcome.
+const TRANSIENT = [
+  "timeout",
+  "killed",
+  "probe failed",
+  "cli-missing",
+  "cli-not-started",
+  "containment-not-held",
+  "fake-server-error",
+  "file trace unavailable",
+  "orchestrator-not-started",
+  "spawn-unfinished",
+];
+
+/** Whether a spawn may be filed: one with an observation and no transient fault, run here. */
 export function worthFiling(spawn: SpawnRecord): boolean {
-  return spawn.status !== "fault" && spawn.reused === undefined;
+  return (
+    spawn.reused === undefined &&
+    spawn.observation !== null &&
+    !spawn.faults.some((f) => TRANSIENT.some((t) => f.startsWith(t)))
+  );
 }

@@ -85,7 +85,7 @@ function reuse(
 }
 
 /** Runs every spawn of `e` through a counting probe (`fault` makes each spawn a fault). */
-async function run(e: RunEntry, r: SpawnReuse, options: { fault?: boolean } = {}) {
+async function run(e: RunEntry, r: SpawnReuse, options: { fault?: string } = {}) {
   const calls: ProbeSpec[] = [];
   const probe = (spec: ProbeSpec) => {
     calls.push(spec);
@@ -94,7 +94,7 @@ async function run(e: RunEntry, r: SpawnReuse, options: { fault?: boolean } = {}
         markers: plantedMarkerNames(spec.fixture).map((n) =>
           marker(n, n === "A" ? ["messages"] : []),
         ),
-        ...(options.fault === true ? { faults: ["timeout: the CLI did not finish in time"] } : {}),
+        ...(options.fault === undefined ? {} : { faults: [options.fault] }),
       }),
     );
   };
@@ -140,9 +140,9 @@ describe("the spawn cache", () => {
     expect((await run(otherArm, reuse(otherArm, "run-4"))).calls).toBe(2);
   });
 
-  it("files no fault, and nothing whose inputs are unknown (no integrity, a dirty checkout)", async () => {
+  it("files no transient fault, and nothing whose inputs are unknown (no integrity, a dirty checkout)", async () => {
     const e = entry();
-    await run(e, reuse(e, "run-1"), { fault: true });
+    await run(e, reuse(e, "run-1"), { fault: "timeout: the CLI did not finish in time" });
     expect((await run(e, reuse(e, "run-2"))).calls).toBe(2);
     await run(e, reuse(e, "run-3", { integrity: null }));
     expect((await run(e, reuse(e, "run-4", { integrity: null }))).calls).toBe(2);
@@ -162,6 +162,18 @@ describe("the spawn cache", () => {
     expect(reuseRefusal({ injectedProbe: false, witness: { ...clean, commit: null } })).toMatch(
       /unknown/,
     );
+  });
+});
+
+describe("the spawn cache and faults", () => {
+  it("files a fault that follows from the inputs (a refused flag), and takes it again", async () => {
+    const e = entry();
+    const refused = "claude-code 2.1.332 rejected `--approve`: Error: Unknown option";
+    const first = await run(e, reuse(e, "run-1"), { fault: refused });
+    expect(first.spawns.map((s) => s.status)).toEqual(["fault", "fault"]);
+    const second = await run(e, reuse(e, "run-2"));
+    expect(second.calls).toBe(0);
+    expect(second.spawns.map((s) => s.faults)).toEqual([[refused], [refused]]);
   });
 });
 
