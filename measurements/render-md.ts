@@ -1,4 +1,5 @@
 import { gatesText } from "../prereg/decision.js";
+import type { Observation } from "../probes/contracts/observation.js";
 import { runtimeText } from "../probes/contracts/runtime.js";
 import { heldSummary } from "../probes/isolation/sandbox-report.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
@@ -30,6 +31,16 @@ function inputLines(obs: NonNullable<SpawnRecord["observation"]>): string[] {
   return out;
 }
 
+// The CLI's compile cache, stated on every spawn that recorded it (records before it: nothing).
+function compileCacheLines(obs: Observation): string[] {
+  const c = obs.compileCache;
+  if (c === undefined) return [];
+  if (c.state === "off") return [`- compile cache: off (${c.why ?? "unknown"})`];
+  if (c.state === "read") return [`- compile cache: read from ${code(c.dir ?? "")}`];
+  const then = c.published === true ? "published for later spawns" : "not published";
+  return [`- compile cache: written into the cell, ${then}`];
+}
+
 function spawnLines(spawn: SpawnRecord): string[] {
   const obs = spawn.observation;
   const from = spawn.reused;
@@ -55,6 +66,7 @@ function spawnLines(spawn: SpawnRecord): string[] {
     ...(obs.containmentHeld === undefined
       ? []
       : [`- containment: ${heldSummary(obs.containment ?? "unknown", obs.containmentHeld)}`]),
+    ...compileCacheLines(obs),
     `- markers: ${seen.join(", ") || "none"}`,
     ...orchestratorLines(obs),
   );

@@ -130,6 +130,7 @@ export async function reuseFor(
   const refusal = reuseRefusal(request);
   if (refusal !== null) return { reuse: null, refusal };
   const { runtimeFor } = await import("../probes/runtime.js");
+  const { compileCacheSetting } = await import("../probes/compile-cache.js");
   const { spawnPath } = await import("../probes/spawn-env.js");
   const { buildChildEnv } = await import("../core/child-env.js");
   const { cacheDir } = request;
@@ -150,7 +151,7 @@ export async function reuseFor(
       parent: process.env,
       set: { PATH: spawnPath(process.env.PATH ?? "") },
     }),
-    compileCache: () => "off",
+    compileCache: () => compileCacheSetting(process.env),
   });
   return { reuse, refusal: null };
 }

@@ -22,6 +22,12 @@ import {
 } from "./cell/cell.js";
 import { cellRootBase } from "./cell/cell-root.js";
 import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
+import {
+  type CompileCachePlan,
+  NODE_COMPILE_CACHE,
+  planCompileCache,
+  publishCompileCache,
+} from "./compile-cache.js";
 import { DEFAULT_MANAGED_MODE, type ManagedMode } from "./contracts/fixture.js";
 import {
   type NoRequestReason,
@@ -252,6 +258,17 @@ export async function runProbe(
         : { launch: launchSpec.env }),
       runtime: choice.runtime,
     });
+    // An arm that sets Node's variable itself keeps its own value.
+    const compile: CompileCachePlan =
+      env[NODE_COMPILE_CACHE] === undefined
+        ? planCompileCache({
+            runtime: choice.runtime,
+            bin: cli.bin,
+            cellRoot: cell.root,
+            env: process.env,
+          })
+        : { state: "off", why: `the launch sets ${NODE_COMPILE_CACHE}` };
+    if (compile.state !== "off") env[NODE_COMPILE_CACHE] = compile.dir;
     await driver.prepare?.({ cell, env, baseUrl, version: cli.version });
     const flags = await driver.featureFlags?.({ cell, env, baseUrl, version: cli.version });
     // The CLI and whatever it starts end with the spawn, and with witness however it dies.
@@ -296,6 +313,7 @@ export async function runProbe(
     });
     // An aborted spawn is not an observation: stop here (the finally still cleans up).
     options.signal?.throwIfAborted();
+    const published = await publishCompileCache(compile);
     const maskFailed = masked.length === 0 ? null : maskFailure(result.exitCode, result.stderr);
     if (maskFailed !== null)
       throw new RefusalError("managed-unmaskable", `${masked.join(", ")}: ${maskFailed}`);
@@ -342,6 +360,8 @@ export async function runProbe(
       cli: { name: spec.cli.name, version: cli.version },
       argv: [onRuntime.file, ...onRuntime.args],
       runtime: choice.runtime,
+      compileCache:
+        compile.state === "write" ? { state: compile.state, dir: compile.dir, published } : compile,
       ...(launched.stdin === undefined || launched.stdin === "" ? {} : { stdin: launched.stdin }),
       env,
       cwd: cell.cwd,
