@@ -91,6 +91,14 @@ describe("publishCompileCache", () => {
     // Nothing half-copied is left beside it, and a reading spawn publishes nothing.
     expect(readdirSync(join(publishTo, ".."))).toEqual(["node-22.23.5"]);
     expect(await publishCompileCache({ state: "read", dir: publishTo })).toBe(false);
+    // A writing spawn that left directories but no entry publishes nothing.
+    const empty = join(dir, "cell-3", "compile-cache");
+    await mkdir(join(empty, "v22"), { recursive: true });
+    const elsewhere = join(dir, "install-2", "compile-cache", "node-22.23.5");
+    expect(await publishCompileCache({ state: "write", dir: empty, publishTo: elsewhere })).toBe(
+      false,
+    );
+    expect(existsSync(elsewhere)).toBe(false);
     expect(existsSync(publishTo)).toBe(true);
   });
 });

@@ -7,7 +7,7 @@
 // the code compiles, not what it does. WITNESS_NO_COMPILE_CACHE turns it off.
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { cp, mkdir, rename, rm } from "node:fs/promises";
+import { cp, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import semver from "semver";
@@ -67,13 +67,22 @@ export function planCompileCache(input: {
   return { state: "write", dir: join(input.cellRoot, "compile-cache"), publishTo: published };
 }
 
+// A spawn cut short may leave Node's directories without a single entry: nothing to publish.
+async function holdsFiles(dir: string): Promise<boolean> {
+  try {
+    return (await readdir(dir, { recursive: true, withFileTypes: true })).some((e) => e.isFile());
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Publishes what a writing spawn left: copied beside the target, then renamed into place, so a
  * reader sees all of it or none; another spawn's copy published first is kept. Returns whether
  * this one was published. A failure costs later spawns their speed only.
  */
 export async function publishCompileCache(plan: CompileCachePlan): Promise<boolean> {
-  if (plan.state !== "write" || !existsSync(plan.dir)) return false;
+  if (plan.state !== "write" || !(await holdsFiles(plan.dir))) return false;
   const parent = dirname(plan.publishTo);
   const staging = join(parent, `.staging-${randomBytes(4).toString("hex")}`);
   try {

@@ -1,6 +1,6 @@
 // One probe spawn end to end: cell, fake server, launch (netns when possible), observe, clean up.
 import { existsSync, readFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { constants } from "node:os";
 import { join, relative } from "node:path";
 
@@ -269,6 +269,9 @@ export async function runProbe(
           })
         : { state: "off", why: `the launch sets ${NODE_COMPILE_CACHE}` };
     if (compile.state !== "off") env[NODE_COMPILE_CACHE] = compile.dir;
+    // Made now, so the sandbox hands it to the spawn's uid with the rest of the cell (the cell's
+    // root stays witness's: Node could not create it there).
+    if (compile.state === "write") await mkdir(compile.dir, { recursive: true });
     await driver.prepare?.({ cell, env, baseUrl, version: cli.version });
     const flags = await driver.featureFlags?.({ cell, env, baseUrl, version: cli.version });
     // The CLI and whatever it starts end with the spawn, and with witness however it dies.
