@@ -4,7 +4,8 @@
 // witness then publishes it, once, into `<install>/compile-cache/node-<version>`, which later
 // spawns read (read-only in the sandbox, where the install is bound read-only). Node checks each
 // entry against its module's source and its own version and flags, and a cache changes how fast
-// the code compiles, not what it does. WITNESS_NO_COMPILE_CACHE turns it off.
+// the code compiles, not what it does. Off unless WITNESS_COMPILE_CACHE=1: measured on Qwen Code
+// 0.24.4 and pi 1.6.0 it saved no CPU and cost wall time (docs/benchmarks.md, compile-cache).
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { cp, mkdir, readdir, rename, rm } from "node:fs/promises";
@@ -14,8 +15,8 @@ import semver from "semver";
 
 import type { Runtime } from "./contracts/runtime.js";
 
-/** Setting this variable (any value) in witness's environment turns the CLIs' compile cache off. */
-export const NO_COMPILE_CACHE_VAR = "WITNESS_NO_COMPILE_CACHE";
+/** `WITNESS_COMPILE_CACHE=1` in witness's environment gives the Node CLIs a compile cache. */
+export const COMPILE_CACHE_VAR = "WITNESS_COMPILE_CACHE";
 /** The variable Node reads. */
 export const NODE_COMPILE_CACHE = "NODE_COMPILE_CACHE";
 /** The folder of a vendor install the published caches live in. */
@@ -29,9 +30,9 @@ export type CompileCachePlan =
   | { state: "read"; dir: string }
   | { state: "write"; dir: string; publishTo: string };
 
-/** The setting the spawn cache keys on: `off` when witness gives no CLI a compile cache. */
+/** The setting the spawn cache keys on: `on` when witness gives Node CLIs a compile cache. */
 export function compileCacheSetting(env: Readonly<Record<string, string | undefined>>): string {
-  return env[NO_COMPILE_CACHE_VAR] === undefined ? "on" : "off";
+  return env[COMPILE_CACHE_VAR] === "1" ? "on" : "off";
 }
 
 /** The vendor install holding `bin` (the directory with witness-vendor.json), or null. */
@@ -53,8 +54,8 @@ export function planCompileCache(input: {
   exists?: (path: string) => boolean;
 }): CompileCachePlan {
   const exists = input.exists ?? existsSync;
-  if (input.env[NO_COMPILE_CACHE_VAR] !== undefined)
-    return { state: "off", why: `${NO_COMPILE_CACHE_VAR} is set` };
+  if (compileCacheSetting(input.env) === "off")
+    return { state: "off", why: `${COMPILE_CACHE_VAR} is not 1` };
   const { runtime } = input;
   if (runtime.kind !== "node")
     return { state: "off", why: `no Node runs the CLI (${runtime.kind})` };
