@@ -45,12 +45,6 @@ export async function executeRun(
       signal: interrupts.signal,
       onJournal: (file) => (journal = file),
       onCellKept: (dir) => process.stderr.write(`kept cell: ${dir}\n`),
-      onReuse: ({ run, refusal }) =>
-        process.stderr.write(
-          run === null
-            ? `spawn cache: not used (${refusal ?? "off"}); every spawn runs\n`
-            : `spawn cache: a spawn whose inputs equal a filed one's is reused (this run: ${run}; --fresh spawns all)\n`,
-        ),
       onSkip: out,
       onArm: (arm) => {
         if (!output.json) out(armLine(arm));

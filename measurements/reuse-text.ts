@@ -16,5 +16,6 @@ export function reuseTally(record: MeasurementRecord): {
 export function reuseText(record: MeasurementRecord): string | null {
   const t = reuseTally(record);
   if (t.reused === 0) return null;
-  return `${t.reused} of ${t.of} spawns taken from the spawn cache (inputs identical; first run in ${t.runs.join(", ")}), the rest run now`;
+  const rest = t.reused === t.of ? "" : ", the rest run now";
+  return `${t.reused} of ${t.of} spawns taken from the spawn cache (inputs identical; first run in ${t.runs.join(", ")})${rest}`;
 }

@@ -84,8 +84,6 @@ export interface RunProtocolsOptions {
   writeRecord?: typeof writeRecord;
   /** Spawn everything, taking nothing from the spawn cache (`--fresh`). */
   fresh?: boolean;
-  /** Told before the first spawn whether the run takes spawns from the spawn cache, and why not. */
-  onReuse?: (state: { run: string | null; refusal: string | null }) => void;
   /** Where the CLIs' machine-wide managed files are looked for (tests: a temp root; default `/`). */
   managedRoot?: string;
 }

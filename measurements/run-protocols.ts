@@ -64,7 +64,7 @@ async function startRun(
   const installed = await installedVersions(plan.entries, options.facts, options.cacheDir);
   const witness = await witnessBuild();
   const machine = thisMachine();
-  const { reuse, refusal } = await reuseFor({
+  const { reuse } = await reuseFor({
     entries: plan.entries,
     installed: (entry) => installed.get(versionKey(entry.cli)),
     witness,
@@ -74,7 +74,6 @@ async function startRun(
     injectedProbe: options.probe !== undefined,
     now: now(),
   });
-  options.onReuse?.(reuse === null ? { run: null, refusal } : { run: reuse.run, refusal: null });
   const progress = startProgress(plan.entries, plan.mine, (entry) => {
     const facts = installed.get(versionKey(entry.cli));
     return recordFrame(entry, {

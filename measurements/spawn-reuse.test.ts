@@ -193,7 +193,8 @@ describe("reuseText", () => {
       ({ arms: [{ spawns }] }) as unknown as Parameters<typeof reuseText>[0];
     expect(reuseText(record([spawn(), spawn()]))).toBeNull();
     expect(reuseText(record([spawn("r2"), spawn("r1"), spawn()]))).toMatch(
-      /^2 of 3 spawns taken from the spawn cache .*first run in r1, r2/,
+      /^2 of 3 spawns taken from the spawn cache .*first run in r1, r2\), the rest run now$/,
     );
+    expect(reuseText(record([spawn("r1")]))).toMatch(/first run in r1\)$/);
   });
 });
