@@ -3,7 +3,6 @@
 import { shownPath } from "../core/display-path.js";
 import type { Reproduction } from "../measurements/committed-record.js";
 import type { MeasurementRecord } from "../measurements/record.js";
-import { reuseText } from "../measurements/reuse-text.js";
 import type { ArmDone, ProtocolRun } from "../measurements/run-protocols.js";
 import { type Annotation, detectCi, renderAnnotation } from "./ci-annotations.js";
 import type { Gate } from "./common-options.js";
@@ -44,7 +43,6 @@ export function recordBlock(run: ProtocolRun, cwd: string): string[] {
     `${r.protocol.id} ${r.protocol.slug} on ${r.cli.name}@${r.cli.version}: ${r.verdict}${partial}`,
     `  record: ${shownPath(run.written.json, cwd)} (.md, .csv beside it)`,
     `  ${reproductionLine(run.reproduction)}`,
-    ...(reuseText(r) === null ? [] : [`  spawn cache: ${reuseText(r)}`]),
   ];
 }
 
