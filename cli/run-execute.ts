@@ -109,7 +109,15 @@ export async function reportOutcome(
     for (const n of notes) process.stderr.write(`${n}\n`);
     printJson(runJson(outcome.runs, outcome.skipped, output.gate));
   } else {
-    for (const run of outcome.runs) process.stdout.write(`${recordBlock(run, cwd).join("\n")}\n`);
+    const { reuseText } = await import("../measurements/reuse-text.js");
+    for (const run of outcome.runs) {
+      const reused = reuseText(run.record);
+      const lines = [
+        ...recordBlock(run, cwd),
+        ...(reused === null ? [] : [`  spawn cache: ${reused}`]),
+      ];
+      process.stdout.write(`${lines.join("\n")}\n`);
+    }
     const { driftTables, renderDriftMarkdown } = await import("../measurements/drift.js");
     const tables = driftTables(records).filter((t) => t.versions.length > 1);
     if (tables.length > 0) process.stdout.write(`\ndrift:\n\n${renderDriftMarkdown(tables)}`);

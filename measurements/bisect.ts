@@ -40,6 +40,8 @@ export interface BisectOptions {
   onSkip?: (version: string, why: string) => void;
   /** Records already written of this protocol's lock, by version: used instead of a run there. */
   known?: ReadonlyMap<string, { record: MeasurementRecord; json: string }>;
+  /** Spawn everything, taking nothing from the spawn cache. */
+  fresh?: boolean;
 }
 
 /** The first arm whose verdict differs between the two sides of the flip, and why. */
@@ -148,6 +150,7 @@ export async function bisect(options: BisectOptions): Promise<BisectResult> {
       jobs: options.jobs,
       cacheDir: options.cacheDir,
       signal: options.signal,
+      fresh: options.fresh,
     });
     options.signal?.throwIfAborted();
     const { json } = await writeRecord(record, out);

@@ -22,6 +22,19 @@ export const predicateOutcomeSchema = z.object({
 });
 export type PredicateOutcome = z.infer<typeof predicateOutcomeSchema>;
 
+/** The run a spawn first ran in, as a reused spawn names it (measurements/spawn-cache.ts). */
+export const spawnOriginSchema = z.object({
+  /** The run's id (`witness run` makes one per process: its start time and a random part). */
+  run: z.string(),
+  /** The spawn's own key within that run (`0001@claude-code@2.1.332/arm/1`). */
+  spawn: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  /** The hash of the inputs the spawn was filed under (spawn-key.ts), equal to this run's. */
+  inputs: z.string(),
+});
+export type SpawnOrigin = z.infer<typeof spawnOriginSchema>;
+
 /** One spawn: its observation (null when the probe itself failed) and its predicates. */
 export const spawnRecordSchema = z.object({
   index: z.number().int(),
@@ -30,6 +43,11 @@ export const spawnRecordSchema = z.object({
   faults: z.array(z.string()),
   observation: observationSchema.nullable(),
   predicates: z.array(predicateOutcomeSchema),
+  /**
+   * Set when this spawn was not run again but taken from the spawn cache: the run it ran in and
+   * the hash of its inputs, equal to this run's (absent: it ran in this run).
+   */
+  reused: spawnOriginSchema.optional(),
 });
 export type SpawnRecord = z.infer<typeof spawnRecordSchema>;
 

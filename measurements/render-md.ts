@@ -1,8 +1,10 @@
 import { gatesText } from "../prereg/decision.js";
+import type { Observation } from "../probes/contracts/observation.js";
 import { runtimeText } from "../probes/contracts/runtime.js";
 import { heldSummary } from "../probes/isolation/sandbox-report.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
 import { orchestratorLines } from "./render-orchestrator.js";
+import { reuseText } from "./reuse-text.js";
 import type { WitnessBuild } from "./witness-build.js";
 
 function cell(text: string): string {
@@ -29,9 +31,24 @@ function inputLines(obs: NonNullable<SpawnRecord["observation"]>): string[] {
   return out;
 }
 
+// The CLI's compile cache, stated on every spawn that recorded it (records before it: nothing).
+function compileCacheLines(obs: Observation): string[] {
+  const c = obs.compileCache;
+  if (c === undefined) return [];
+  if (c.state === "off") return [`- compile cache: off (${c.why ?? "unknown"})`];
+  if (c.state === "read") return [`- compile cache: read from ${code(c.dir ?? "")}`];
+  const then = c.published === true ? "published for later spawns" : "not published";
+  return [`- compile cache: written into the cell, ${then}`];
+}
+
 function spawnLines(spawn: SpawnRecord): string[] {
   const obs = spawn.observation;
-  const lines = [`#### spawn ${spawn.index}: ${spawn.status}`, ""];
+  const from = spawn.reused;
+  const reused =
+    from === undefined
+      ? ""
+      : ` (reused: spawn ${from.spawn} of run ${from.run}, inputs ${from.inputs})`;
+  const lines = [`#### spawn ${spawn.index}: ${spawn.status}${reused}`, ""];
   if (obs === null) return [...lines, `- faults: ${spawn.faults.join("; ")}`, ""];
   const seen = obs.markers.map(
     (m) => `${m.name} ${m.seenIn.length === 0 ? "absent" : `in ${m.seenIn.join("+")}`}`,
@@ -49,6 +66,7 @@ function spawnLines(spawn: SpawnRecord): string[] {
     ...(obs.containmentHeld === undefined
       ? []
       : [`- containment: ${heldSummary(obs.containment ?? "unknown", obs.containmentHeld)}`]),
+    ...compileCacheLines(obs),
     `- markers: ${seen.join(", ") || "none"}`,
     ...orchestratorLines(obs),
   );
@@ -152,6 +170,7 @@ export function renderMarkdown(record: MeasurementRecord): string {
       : [`- containment: ${record.containment.join("; ") || "not measured"}`]),
     `- run: ${record.startedAt} to ${record.finishedAt}, ${record.spawnsPerArm} spawns per arm`,
     ...(record.witness === undefined ? [] : [`- witness: ${witnessText(record.witness)}`]),
+    ...(reuseText(record) === null ? [] : [`- spawn cache: ${reuseText(record)}`]),
     "",
     `Hypothesis: ${p.hypothesis}`,
     "",

@@ -114,7 +114,18 @@ describe("an interrupted run of protocol 0001", () => {
       }, 50);
       const result = await witnessWith({
         cwd: WITNESS_ROOT,
-        args: ["run", PROTOCOL, "--out", out, "--cache", defaultCacheDir(), "--jobs", "2"],
+        // --fresh: spawns taken from the spawn cache would end the run before the interrupt.
+        args: [
+          "run",
+          PROTOCOL,
+          "--out",
+          out,
+          "--cache",
+          defaultCacheDir(),
+          "--jobs",
+          "2",
+          "--fresh",
+        ],
         env: { TMPDIR: tmp },
       });
       clearInterval(poll);

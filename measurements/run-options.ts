@@ -82,6 +82,8 @@ export interface RunProtocolsOptions {
   onJournal?: (file: string) => void;
   /** The record writer (injectable: a test fills the disk). */
   writeRecord?: typeof writeRecord;
+  /** Spawn everything, taking nothing from the spawn cache (`--fresh`). */
+  fresh?: boolean;
   /** Where the CLIs' machine-wide managed files are looked for (tests: a temp root; default `/`). */
   managedRoot?: string;
 }

@@ -29,6 +29,7 @@ import {
 } from "./runner.js";
 import { refuseExistingShard } from "./shard-file.js";
 import { planSpawns, type RunEntry } from "./spawn-plan.js";
+import { reuseFor, type SpawnReuse } from "./spawn-reuse.js";
 import { witnessBuild } from "./witness-build.js";
 import { ensureWritableDir } from "./write-record.js";
 
@@ -54,10 +55,25 @@ async function checkOutput(plan: RunPlan, options: RunProtocolsOptions): Promise
 async function startRun(
   plan: RunPlan,
   options: RunProtocolsOptions,
-): Promise<{ progress: RunProgress; machine: MeasurementRecord["machine"] }> {
+  now: () => Date,
+): Promise<{
+  progress: RunProgress;
+  machine: MeasurementRecord["machine"];
+  reuse: SpawnReuse | null;
+}> {
   const installed = await installedVersions(plan.entries, options.facts, options.cacheDir);
   const witness = await witnessBuild();
   const machine = thisMachine();
+  const { reuse } = await reuseFor({
+    entries: plan.entries,
+    installed: (entry) => installed.get(versionKey(entry.cli)),
+    witness,
+    ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+    fresh: options.fresh,
+    keep: options.keep,
+    injectedProbe: options.probe !== undefined,
+    now: now(),
+  });
   const progress = startProgress(plan.entries, plan.mine, (entry) => {
     const facts = installed.get(versionKey(entry.cli));
     return recordFrame(entry, {
@@ -66,7 +82,7 @@ async function startRun(
       machine,
     });
   });
-  return { progress, machine };
+  return { progress, machine, reuse };
 }
 
 // The run's journal: the resumed one, a new one where `journalDir` asks for it, none for a shard.
@@ -123,7 +139,7 @@ export async function runPlanned(given: RunProtocolsOptions): Promise<RunOutcome
   await installVersions(plan.entries, options.install, options.cacheDir);
   for (const line of plan.skipped) options.onSkip?.(line);
   const now = options.now ?? (() => new Date());
-  const { progress, machine } = await startRun(plan, options);
+  const { progress, machine, reuse } = await startRun(plan, options, now);
   const todo = keepJournaled(plan.mine, progress, resumed?.spawns ?? new Map());
   const journal = await runJournal(plan, options, resumed, now);
   if (journal !== null) options.onJournal?.(journal.file);
@@ -135,7 +151,14 @@ export async function runPlanned(given: RunProtocolsOptions): Promise<RunOutcome
   progress.entries.forEach((p, e) => {
     if (p.left === 0) writer.finish(e);
   });
-  const spawning = { entries: plan.entries, probe, journal, now, onEntryDone: writer.finish };
+  const spawning = {
+    entries: plan.entries,
+    probe,
+    journal,
+    now,
+    onEntryDone: writer.finish,
+    reuse,
+  };
   try {
     await spawnAll(todo, progress, spawning, options);
   } finally {
@@ -174,6 +197,8 @@ export interface RunProtocolOptions extends ProbeCallOptions {
   now?: () => Date;
   /** The install that ran, as the record states it (the vendor cache's facts). */
   installed?: InstalledCli;
+  /** Spawn everything, taking nothing from the spawn cache. */
+  fresh?: boolean;
 }
 
 /**
@@ -207,7 +232,24 @@ export async function runProtocol(
   );
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
-  const spawning = { entries: [entry], probe, journal: null, now, onEntryDone: () => undefined };
+  const { reuse } = await reuseFor({
+    entries: [entry],
+    installed: () => installed,
+    witness: await witnessBuild(),
+    ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+    fresh: options.fresh,
+    keep: options.keep,
+    injectedProbe: options.probe !== undefined,
+    now: now(),
+  });
+  const spawning = {
+    entries: [entry],
+    probe,
+    journal: null,
+    now,
+    onEntryDone: () => undefined,
+    reuse,
+  };
   const { onSpawn } = options;
   await spawnAll(spawns, progress, spawning, {
     ...options,

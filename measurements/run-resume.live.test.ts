@@ -145,7 +145,8 @@ describe("witness run interrupted after a record was written", () => {
       })();
     }, 50);
     const result = await runBuiltCli(
-      ["run", FIRST, SECOND, "--out", out, "--cache", cache, "--jobs", "1"],
+      // --fresh: a spawn taken from the spawn cache would leave no cell to interrupt in.
+      ["run", FIRST, SECOND, "--out", out, "--cache", cache, "--jobs", "1", "--fresh"],
       {
         env: env({ TMPDIR: tmp }),
         cwd: repo.dir,

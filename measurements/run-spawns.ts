@@ -7,6 +7,7 @@ import type { SpawnRecord } from "./record.js";
 import type { ArmDone, RunProtocolsOptions } from "./run-options.js";
 import { assembleRecord, type ProbeFn, type RecordFrame, runSpawn } from "./runner.js";
 import type { PlannedSpawn, RunEntry, Shard } from "./spawn-plan.js";
+import type { SpawnReuse } from "./spawn-reuse.js";
 
 /** Where one entry of a run stands: its record's frame and the spawns done and to come here. */
 export interface EntryProgress {
@@ -79,6 +80,8 @@ export interface SpawnStep {
   now: () => Date;
   /** Told when the last spawn of entry `e` here is done. */
   onEntryDone: (e: number) => void;
+  /** The spawn cache this run takes spawns from and files its own in (none: every spawn runs). */
+  reuse?: SpawnReuse | null;
 }
 
 /** Runs `todo` through one pool of `jobs`; stops starting spawns once `signal` aborts. */
@@ -101,8 +104,11 @@ export async function spawnAll(
       if (p === undefined || entry === undefined) return;
       const at = step.now().toISOString();
       p.startedAt ??= at;
-      const spawn = await runSpawn(step.probe, task.spec, task.arm, task.index, options);
+      const reused = (await step.reuse?.take(task)) ?? null;
+      const spawn =
+        reused ?? (await runSpawn(step.probe, task.spec, task.arm, task.index, options));
       const end = step.now().toISOString();
+      if (reused === null) await step.reuse?.file(task, spawn, { startedAt: at, finishedAt: end });
       // Journaled before it counts: a record that cannot be written later loses no spawn.
       await step.journal?.spawn({ key: task.key, startedAt: at, finishedAt: end, spawn });
       progress.times.set(task.key, { startedAt: at, finishedAt: end });

@@ -33,7 +33,10 @@ export interface WatchOptions {
   since?: readonly CliRef[];
   /** Plan only: one registry query per CLI, nothing installed, run or written. */
   dryRun?: boolean;
-  /** Run a protocol even where a record of its lock exists on the version. */
+  /**
+   * Run a protocol even where a record of its lock exists on the version, and spawn everything,
+   * taking nothing from the spawn cache.
+   */
   fresh?: boolean;
   spawns?: number;
   jobs?: number;
@@ -201,6 +204,7 @@ async function watchOne(
       cacheDir: options.cacheDir,
       signal: options.signal,
       probe: options.probe,
+      fresh: options.fresh,
       // Installed above, with every pin, so a failed install is this CLI's alone.
       install: () => Promise.resolve(),
       facts: options.facts,
@@ -266,6 +270,7 @@ async function flipsOf(
       cacheDir: options.cacheDir,
       signal: options.signal,
       probe: options.probe,
+      fresh: options.fresh,
       install: options.install,
       facts: options.facts,
       published: () => Promise.resolve([...published]),

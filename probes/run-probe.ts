@@ -1,6 +1,6 @@
 // One probe spawn end to end: cell, fake server, launch (netns when possible), observe, clean up.
 import { existsSync, readFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { constants } from "node:os";
 import { join, relative } from "node:path";
 
@@ -22,6 +22,12 @@ import {
 } from "./cell/cell.js";
 import { cellRootBase } from "./cell/cell-root.js";
 import { newNonce, resolveSentinelsDeep } from "./cell/markers.js";
+import {
+  type CompileCachePlan,
+  NODE_COMPILE_CACHE,
+  planCompileCache,
+  publishCompileCache,
+} from "./compile-cache.js";
 import { DEFAULT_MANAGED_MODE, type ManagedMode } from "./contracts/fixture.js";
 import {
   type NoRequestReason,
@@ -253,6 +259,20 @@ export async function runProbe(
         : { launch: launchSpec.env }),
       runtime: choice.runtime,
     });
+    // An arm that sets Node's variable itself keeps its own value.
+    const compile: CompileCachePlan =
+      env[NODE_COMPILE_CACHE] === undefined
+        ? planCompileCache({
+            runtime: choice.runtime,
+            bin: cli.bin,
+            cellRoot: cell.root,
+            env: process.env,
+          })
+        : { state: "off", why: `the launch sets ${NODE_COMPILE_CACHE}` };
+    if (compile.state !== "off") env[NODE_COMPILE_CACHE] = compile.dir;
+    // Made now, so the sandbox hands it to the spawn's uid with the rest of the cell (the cell's
+    // root stays witness's: Node could not create it there).
+    if (compile.state === "write") await mkdir(compile.dir, { recursive: true });
     await driver.prepare?.({ cell, env, baseUrl, version: cli.version });
     if (spec.fixture.featureFlags !== undefined)
       await driver.flagCache?.plant(cell.home, spec.fixture.featureFlags);
@@ -299,6 +319,7 @@ export async function runProbe(
     });
     // An aborted spawn is not an observation: stop here (the finally still cleans up).
     options.signal?.throwIfAborted();
+    const published = await publishCompileCache(compile);
     const maskFailed = masked.length === 0 ? null : maskFailure(result.exitCode, result.stderr);
     if (maskFailed !== null)
       throw new RefusalError("managed-unmaskable", `${masked.join(", ")}: ${maskFailed}`);
@@ -345,6 +366,8 @@ export async function runProbe(
       cli: { name: spec.cli.name, version: cli.version },
       argv: [onRuntime.file, ...onRuntime.args],
       runtime: choice.runtime,
+      compileCache:
+        compile.state === "write" ? { state: compile.state, dir: compile.dir, published } : compile,
       ...(launched.stdin === undefined || launched.stdin === "" ? {} : { stdin: launched.stdin }),
       env,
       cwd: cell.cwd,

@@ -9,6 +9,7 @@ interface BisectArgs {
   jobs: number;
   out?: string;
   cache?: string;
+  fresh: boolean;
   json: boolean;
 }
 
@@ -33,6 +34,11 @@ export const bisectCommand: CommandModule<object, BisectArgs> = {
       .option("jobs", { type: "number", default: 2, describe: "spawns at once" })
       .option("out", { type: "string", describe: "records directory (default docs/measurements)" })
       .option("cache", { type: "string", describe: "vendor CLI cache directory" })
+      .option("fresh", {
+        type: "boolean",
+        default: false,
+        describe: "spawn everything, taking no spawn from the spawn cache",
+      })
       .option("json", { type: "boolean", default: false, describe: "print the result as JSON" }),
   handler: handled(async (args: BisectArgs) => {
     const { parseCliRange } = await import("../../probes/contracts/probe-spec.js");
@@ -48,6 +54,7 @@ export const bisectCommand: CommandModule<object, BisectArgs> = {
       jobs: args.jobs,
       out: args.out,
       cacheDir: args.cache,
+      fresh: args.fresh,
       onVisit: (version, json, verdict) =>
         process.stderr.write(`${range.name}@${version}: ${verdict} (${shownPath(json, cwd)})\n`),
       onSkip: (version, why) =>

@@ -29,6 +29,7 @@ export interface RunArgs {
   junit?: string;
   gate: Gate;
   resume?: string;
+  fresh: boolean;
 }
 
 // Bounded before any work: `--spawns 1e9` would otherwise plan a billion spawns in memory.
@@ -83,6 +84,7 @@ export async function runOptionsFromArgs(
     ...(shard === undefined ? {} : { shard }),
     ...(runId === undefined ? {} : { runId }),
     ...(args.resume === undefined ? {} : { resume: args.resume }),
+    ...(args.fresh ? { fresh: true } : {}),
   };
 }
 
@@ -163,6 +165,12 @@ export const runCommand: CommandModule<object, RunArgs> = {
             type: "string",
             describe:
               "finish the run a journal holds (its record could not be written, or it was interrupted): only the spawns it lacks run",
+          })
+          .option("fresh", {
+            type: "boolean",
+            default: false,
+            describe:
+              "spawn everything: take no spawn from the spawn cache (by default a spawn whose every input is the same as a filed one's is reused, and the record says so)",
           })
           .option("junit", {
             type: "string",

@@ -55,7 +55,8 @@ export const watchCommand: CommandModule<object, WatchArgs> = {
           .option("fresh", {
             type: "boolean",
             default: false,
-            describe: "run a protocol even where a record of its lock exists on the version",
+            describe:
+              "run a protocol even where a record of its lock exists on the version, and spawn everything (no spawn from the spawn cache)",
           })
           .option("spawns", {
             type: "number",

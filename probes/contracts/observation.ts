@@ -187,6 +187,18 @@ export const observationSchema = z.object({
   /** What ran the CLI: the Node (path, version, why) first on its PATH, or none for a native binary. */
   runtime: runtimeSchema.optional(),
   /**
+   * The CLI's compile cache (probes/compile-cache.ts): `off` and why, `read` from the install's
+   * published cache, or `write` into the cell, published after the spawn (absent in older records).
+   */
+  compileCache: z
+    .object({
+      state: z.enum(["off", "read", "write"]),
+      dir: z.string().optional(),
+      why: z.string().optional(),
+      published: z.boolean().optional(),
+    })
+    .optional(),
+  /**
    * How the CLI's process tree was tied to witness and kept from its privileges: sandboxed (a PID
    * namespace, the cell view, a user namespace and host uid of its own), a PID namespace as
    * witness's user, or a process group.
