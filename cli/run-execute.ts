@@ -105,9 +105,12 @@ export async function reportOutcome(
   }
   const notes = runAnnotations(outcome.runs, process.env, output.gate);
   const failures = gateFailures(outcome.runs, output.gate);
+  // What this process's spawns cost, measured (none after a merge).
+  const { runAccount, accountLines } = await import("../probes/accounting.js");
+  const account = runAccount();
   if (output.json) {
     for (const n of notes) process.stderr.write(`${n}\n`);
-    printJson(runJson(outcome.runs, outcome.skipped, output.gate));
+    printJson({ ...runJson(outcome.runs, outcome.skipped, output.gate), accounting: account });
   } else {
     for (const run of outcome.runs) process.stdout.write(`${recordBlock(run, cwd).join("\n")}\n`);
     const { driftTables, renderDriftMarkdown } = await import("../measurements/drift.js");
@@ -115,6 +118,7 @@ export async function reportOutcome(
     if (tables.length > 0) process.stdout.write(`\ndrift:\n\n${renderDriftMarkdown(tables)}`);
     for (const n of notes) process.stdout.write(`${n}\n`);
     process.stdout.write(records.length === 0 ? "nothing to run\n" : `${summaryLine(records)}\n`);
+    if (account !== null) process.stdout.write(`${accountLines(account).join("\n")}\n`);
     if (output.gate === "reproduces" && records.length > 0)
       process.stdout.write(`${gateLine(outcome.runs, failures)}\n`);
   }
