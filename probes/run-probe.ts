@@ -184,6 +184,8 @@ export async function runProbe(
       { ...options, dispose: (c) => dispose(c, options) },
     );
   }
+  // The containment check (a sandboxed /bin/true, once a process) runs while the cell is made.
+  void containment().catch(() => {});
   const meter = startSpawnMeter();
   let witnessUse: WitnessUse | null = null;
   try {
