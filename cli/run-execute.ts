@@ -117,8 +117,8 @@ export async function reportOutcome(
     const tables = driftTables(records).filter((t) => t.versions.length > 1);
     if (tables.length > 0) process.stdout.write(`\ndrift:\n\n${renderDriftMarkdown(tables)}`);
     for (const n of notes) process.stdout.write(`${n}\n`);
-    process.stdout.write(records.length === 0 ? "nothing to run\n" : `${summaryLine(records)}\n`);
     if (account !== null) process.stdout.write(`${accountLines(account).join("\n")}\n`);
+    process.stdout.write(records.length === 0 ? "nothing to run\n" : `${summaryLine(records)}\n`);
     if (output.gate === "reproduces" && records.length > 0)
       process.stdout.write(`${gateLine(outcome.runs, failures)}\n`);
   }
