@@ -16,18 +16,32 @@ const seconds = (text: string) => {
   return m === null ? NaN : (Number(m[1]) * 60 + Number(m[2])) * 1000;
 };
 
-/** Runs `file args` under bash and measures it; throws unless it exits with one of `okExits`. */
+/**
+ * Runs `file args` under bash and measures it; throws unless it exits with one of `okExits`. Its
+ * stdout goes to `stdoutTo` (default /dev/null).
+ */
 export async function underBash(
   file: string,
   args: readonly string[],
   env: Record<string, string>,
   cwd: string,
-  { okExits = [0], timeoutMs = 600_000 }: { okExits?: readonly number[]; timeoutMs?: number } = {},
+  {
+    okExits = [0],
+    timeoutMs = 600_000,
+    stdoutTo = "/dev/null",
+  }: { okExits?: readonly number[]; timeoutMs?: number; stdoutTo?: string } = {},
 ): Promise<UnderBash> {
   const started = performance.now();
   const r = await runProcess({
     file: "/bin/bash",
-    args: ["-c", '"$@" >/dev/null; rc=$?; times; exit $rc', "bench", file, ...args],
+    args: [
+      "-c",
+      'out=$1; shift; "$@" >"$out"; rc=$?; times; exit $rc',
+      "bench",
+      stdoutTo,
+      file,
+      ...args,
+    ],
     env,
     cwd,
     timeoutMs,

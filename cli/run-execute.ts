@@ -105,9 +105,12 @@ export async function reportOutcome(
   }
   const notes = runAnnotations(outcome.runs, process.env, output.gate);
   const failures = gateFailures(outcome.runs, output.gate);
+  // What this process's spawns cost, measured (none after a merge).
+  const { runAccount, accountLines } = await import("../probes/accounting.js");
+  const account = runAccount();
   if (output.json) {
     for (const n of notes) process.stderr.write(`${n}\n`);
-    printJson(runJson(outcome.runs, outcome.skipped, output.gate));
+    printJson({ ...runJson(outcome.runs, outcome.skipped, output.gate), accounting: account });
   } else {
     const { reuseText } = await import("../measurements/reuse-text.js");
     for (const run of outcome.runs) {
@@ -122,6 +125,7 @@ export async function reportOutcome(
     const tables = driftTables(records).filter((t) => t.versions.length > 1);
     if (tables.length > 0) process.stdout.write(`\ndrift:\n\n${renderDriftMarkdown(tables)}`);
     for (const n of notes) process.stdout.write(`${n}\n`);
+    if (account !== null) process.stdout.write(`${accountLines(account).join("\n")}\n`);
     process.stdout.write(records.length === 0 ? "nothing to run\n" : `${summaryLine(records)}\n`);
     if (output.gate === "reproduces" && records.length > 0)
       process.stdout.write(`${gateLine(outcome.runs, failures)}\n`);

@@ -3,6 +3,7 @@
 // for a shard, the one partial result once every spawn here is done.
 import { UsageError } from "../core/errors.js";
 import { errnoCode } from "../core/fs-errors.js";
+import { meterWork } from "../probes/spawn-use.js";
 import { compareWithCommitted } from "./committed-record.js";
 import type { Journal } from "./journal.js";
 import type { MeasurementRecord, SpawnRecord } from "./record.js";
@@ -50,7 +51,9 @@ export function recordWriter(
     });
     let written: WrittenRecord;
     try {
-      written = await (options.writeRecord ?? writeRecord)(record, plan.out);
+      written = await meterWork("record write", () =>
+        (options.writeRecord ?? writeRecord)(record, plan.out),
+      );
     } catch (error) {
       const { id, slug } = entry.check.loaded.protocol;
       const kept =

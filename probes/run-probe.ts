@@ -34,6 +34,7 @@ import {
   type Observation,
   observationSchema,
   redactObservation,
+  type WitnessUse,
 } from "./contracts/observation.js";
 import { resolvePathsDeep } from "./contracts/placeholders.js";
 import { type ProbeSpec, probeSpecSchema } from "./contracts/probe-spec.js";
@@ -56,6 +57,7 @@ import {
 import { acquireSlot, type NetnsSlot, netnsTools } from "./isolation/netns.js";
 import { type PreparedSandbox, prepareSandbox } from "./isolation/sandbox.js";
 import { readReport, sandboxFaults, unsandboxedHeld } from "./isolation/sandbox-report.js";
+import { readTreeUse } from "./isolation/tree-use.js";
 import { disownTempDir } from "./leftovers.js";
 import { noRequestReason, reasonText } from "./no-request.js";
 import { traceWrap } from "./observe/file-trace.js";
@@ -64,6 +66,7 @@ import { listCell, startTrace, tracedReads, type Tracing } from "./observe/trace
 import { runOrchestrated } from "./orchestrated/run-orchestrated.js";
 import { launchOn, runtimeFor } from "./runtime.js";
 import { spawnEnv } from "./spawn-env.js";
+import { addSpawnAccount, type SpawnMeter, startSpawnMeter } from "./spawn-use.js";
 import { ensureCli } from "./vendor-cache.js";
 
 /** Options of one probe spawn. */
@@ -169,7 +172,6 @@ export async function runProbe(
 ): Promise<Observation> {
   options.signal?.throwIfAborted();
   const spec = parseWith(probeSpecSchema, specInput, "probe spec");
-  const driver = driverFor(spec.cli.name);
   const nonce = options.nonce ?? newNonce();
   // Managed configuration is judged first: a refused spawn installs and starts nothing.
   const managedMode = spec.fixture.managed ?? DEFAULT_MANAGED_MODE;
@@ -188,6 +190,38 @@ export async function runProbe(
       { ...options, dispose: (c) => dispose(c, options) },
     );
   }
+  // The containment check (a sandboxed /bin/true, once a process) runs while the cell is made.
+  void containment().catch(() => {});
+  const meter = startSpawnMeter();
+  let witnessUse: WitnessUse | null = null;
+  try {
+    const judged = { managed, masked, managedMode, nonce };
+    const observation = await spawnCli({ ...spec, launch: spec.launch }, judged, options, meter);
+    witnessUse = meter.end();
+    const cli = `${observation.cli.name}@${observation.cli.version}`;
+    addSpawnAccount({ cli, cliUse: observation.cliUse ?? null, witnessUse });
+    return { ...observation, witnessUse };
+  } finally {
+    if (witnessUse === null) meter.end();
+  }
+}
+
+/** What runProbe judged before the CLI's spawn: its managed files and the cell's nonce. */
+interface Judged {
+  managed: ManagedFact[];
+  masked: string[];
+  managedMode: ManagedMode;
+  nonce: string;
+}
+
+// One spawn of the CLI itself (not an orchestrator's), metered phase by phase.
+async function spawnCli(
+  spec: ProbeSpec & { launch: Exclude<ProbeSpec["launch"], { orchestrator: unknown }> },
+  { managed, masked, managedMode, nonce }: Judged,
+  options: RunProbeOptions,
+  meter: SpawnMeter,
+): Promise<Observation> {
+  const driver = driverFor(spec.cli.name);
   const started = performance.now();
   let cli: { bin: string; version: string };
   try {
@@ -233,9 +267,11 @@ export async function runProbe(
       cell.pathRoots,
     );
     const launchSpec = resolvePathsDeep(spec.launch, cell.pathRoots);
+    meter.phase("server");
     const responder = driverResponder(driver, script, cli.version);
     server = await startFakeServer(responder, slot ? { socketPath: slot.socketPath } : {});
     const baseUrl = slot ? `http://127.0.0.1:${slot.port}` : server.url;
+    meter.phase("launch");
 
     const planned =
       "node" in launchSpec ? await renderNodeLaunch(launchSpec, spec.cli.name, cell) : null;
@@ -305,6 +341,7 @@ export async function runProbe(
     if (tracing !== null && tracing.file !== undefined)
       tracing.before = (await listCell(cell.root)) ?? undefined;
     if (!contained.flushes) startCellFlush(cell);
+    meter.phase("spawn");
     const result = await runProcess({
       file: launch.file,
       args: launch.args,
@@ -317,6 +354,8 @@ export async function runProbe(
       timeoutMs: spec.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    const cliUse = contained.reports ? readTreeUse(result.report ?? "") : null;
+    meter.phase("observe", cliUse?.cpuMs ?? 0);
     // An aborted spawn is not an observation: stop here (the finally still cleans up).
     options.signal?.throwIfAborted();
     const published = await publishCompileCache(compile);
@@ -383,6 +422,7 @@ export async function runProbe(
       signal: result.signal,
       timedOut: result.timedOut,
       durationMs: result.durationMs,
+      ...(cliUse === null ? {} : { cliUse }),
       ...observed,
       rejectedArgv: rejected,
       ...(reason === null ? {} : { noRequestReason: reason }),
@@ -409,6 +449,7 @@ export async function runProbe(
     });
     return redactObservation(observation);
   } finally {
+    meter.phase("cleanup");
     await Promise.all([server?.close(), slot?.release(), sandbox?.dispose(), tracing?.dispose()]);
     dispose(cell, options);
   }

@@ -152,6 +152,47 @@ export const orchestratorSubjectSchema = z.object({
 });
 export type OrchestratorSubject = z.infer<typeof orchestratorSubjectSchema>;
 
+/**
+ * The CLI's own resource use: its whole process tree, as the PID namespace's first process saw it
+ * (the CPU of every process it reaped, in clock ticks of `resolutionMs`; the wall time from the
+ * CLI's start to its reaping). Besides the CLI's own processes it holds the launch steps inside
+ * the namespace after the cell view (setpriv, unshare, report.sh: a few ms) and the cell's flush.
+ */
+export const cliUseSchema = z.object({
+  userMs: z.number(),
+  systemMs: z.number(),
+  cpuMs: z.number(),
+  wallMs: z.number(),
+  resolutionMs: z.number(),
+  source: z.literal("pid-namespace-init"),
+});
+export type CliUse = z.infer<typeof cliUseSchema>;
+
+/** The phases of a spawn in witness's own accounting (probes/spawn-use.ts). */
+export const SPAWN_PHASES = ["prepare", "server", "launch", "spawn", "observe", "cleanup"] as const;
+export type SpawnPhase = (typeof SPAWN_PHASES)[number];
+
+/**
+ * witness's own cost of one spawn, per phase: its wall time, the witness process's CPU in it
+ * (shared equally among the spawns running at once), and its helper processes' CPU (every child
+ * witness reaped in it, less the CLI's tree, in 10 ms ticks).
+ */
+export const witnessUseSchema = z.object({
+  phases: z.array(
+    z.object({
+      phase: z.enum(SPAWN_PHASES),
+      wallMs: z.number(),
+      cpuMs: z.number(),
+      helpersMs: z.number(),
+    }),
+  ),
+  cpuMs: z.number(),
+  helpersMs: z.number(),
+  /** How many spawns ran at once at most while this one did (its CPU was shared among them). */
+  concurrent: z.number().int(),
+});
+export type WitnessUse = z.infer<typeof witnessUseSchema>;
+
 /** Everything one probe spawn observed. Every field comes from what the CLI did. */
 /** One kind of model call a spawn made, and how the fake answered it. */
 export const modelCallSchema = z.object({
@@ -214,6 +255,10 @@ export const observationSchema = z.object({
   signal: z.string().nullable(),
   timedOut: z.boolean(),
   durationMs: z.number(),
+  /** The CLI's own resource use (absent without a PID namespace, and in older records). */
+  cliUse: cliUseSchema.optional(),
+  /** witness's own cost of the spawn, per phase (absent in older records). */
+  witnessUse: witnessUseSchema.optional(),
   requestCount: z.number().int(),
   markers: z.array(observedMarkerSchema),
   sentinels: z.array(

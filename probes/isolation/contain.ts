@@ -39,7 +39,10 @@ export interface Containment {
   kind: ContainmentKind;
   /** True when `wrap` can start the cell's flush itself (saving witness a process of its own). */
   flushes: boolean;
-  /** True when the launch writes what held on fd 3 (runProcess `reportPipe`). */
+  /**
+   * True when the launch writes a report on fd 3 (runProcess `reportPipe`): the CLI's resource use,
+   * and in the sandbox what held.
+   */
   reports: boolean;
   /** Wraps `file args` in the containment's launcher (the process group needs none). */
   wrap(
@@ -85,7 +88,8 @@ export function pidnsContainment(tools: ContainTools): Containment {
   return {
     kind: "pidns",
     flushes: true,
-    reports: false,
+    // Its first process writes the CLI's resource use (assets/tree-use.sh).
+    reports: true,
     wrap: (file, args, options = {}) => ({
       file: tools.setpriv,
       args: [

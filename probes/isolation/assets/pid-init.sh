@@ -6,13 +6,20 @@
 # --sync-fs: start writing the filesystem of <dir> back to disk (the probe cell, freshly written)
 # while the CLI starts, so the CLI's own first fsyncs do not wait for it; here rather than as a
 # process of witness's own. Without `sync` on PATH the CLI does the flushing itself.
+# When fd 3 is open it gets the CLI's resource use once the CLI has exited (see tree-use.sh).
+# shellcheck source=/dev/null
+. "${0%/*}/tree-use.sh"
 if [ "${1-}" = --sync-fs ]; then
-  sync -f "$2" </dev/null >/dev/null 2>&1 &
+  sync -f "$2" </dev/null >/dev/null 2>&1 3>&- &
   shift 2
 fi
-# An asynchronous command's stdin is /dev/null unless redirected: hand it the real one via fd 3.
-exec 3<&0
-"$@" <&3 3<&- &
+tree_use_start
+# An asynchronous command's stdin is /dev/null unless redirected: hand it the real one via fd 4.
+exec 4<&0
+"$@" <&4 4<&- 3>&- &
 child=$!
-exec 3<&-
+exec 4<&-
 wait "$child"
+status=$?
+tree_use_end
+exit "$status"

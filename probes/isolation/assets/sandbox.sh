@@ -10,6 +10,9 @@
 #        <host path> <witness pid> [--mask <dir>]... -- <file> [args...]
 # <host path>: one the view leaves out, which report.sh says whether it sees.
 # Anything it cannot do stops the spawn with exit 125 before the CLI starts.
+# fd 3 (witness's report pipe) gets report.sh's lines, then the CLI's resource use (tree-use.sh).
+# shellcheck source=/dev/null
+. "${0%/*}/tree-use.sh"
 fail() {
   printf '%s%s\n' "${2:-witness-sandbox: }" "$1" >&2
   exit 125
@@ -39,9 +42,14 @@ PATH=$sys pivot_root . . || fail "pivot_root into $root failed"
 PATH=$sys umount -l . || fail "cannot detach the host's root"
 { cd / && cd "$cwd"; } || fail "no $cwd in the cell view"
 # The CLI runs in the background so that this shell stays PID 1: stdin is handed over on fd 4.
+# The mounts above were reaped already: the use measured from here on is the CLI's.
+tree_use_start
 exec 4<&0
 "$setpriv" --reuid="$uid" --regid="$uid" --clear-groups -- \
   "$unshare" --user --map-root-user -- /bin/sh "$report" "$hidden" "$wpid" -- "$@" <&4 4<&- &
 child=$!
-exec 4<&- 3>&-
+exec 4<&-
 wait "$child"
+status=$?
+tree_use_end
+exit "$status"

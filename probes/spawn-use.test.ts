@@ -1,0 +1,69 @@
+// witness's own cost per spawn: phases metered, CPU shared among the spawns running at once, and the
+// run's account taking the CLIs' measured use out of the process's whole CPU.
+import { describe, expect, it } from "vitest";
+
+import { runAccount } from "./accounting.js";
+import { addSpawnAccount, spawnLedger, startSpawnMeter } from "./spawn-use.js";
+
+// Spends `ms` of this process's CPU (not wall time: the machine may be busy).
+function burn(ms: number): void {
+  const cpu = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  const until = cpu() + ms;
+  while (cpu() < until) {
+    // busy
+  }
+}
+
+describe("spawn meter", () => {
+  it("puts the CPU of each phase in that phase", () => {
+    const meter = startSpawnMeter();
+    burn(5);
+    meter.phase("observe");
+    burn(60);
+    const use = meter.end();
+    const observe = use.phases.find((p) => p.phase === "observe");
+    const prepare = use.phases.find((p) => p.phase === "prepare");
+    expect(observe?.cpuMs).toBeGreaterThanOrEqual(40);
+    expect(observe?.wallMs).toBeGreaterThanOrEqual(60);
+    expect(prepare?.cpuMs ?? 0).toBeLessThan(observe?.cpuMs ?? 0);
+    expect(use.concurrent).toBe(1);
+  });
+
+  it("shares the CPU of a stretch equally among the spawns running in it", () => {
+    const a = startSpawnMeter();
+    const b = startSpawnMeter();
+    burn(80);
+    const useA = a.end();
+    const useB = b.end();
+    expect(useA.concurrent).toBe(2);
+    expect(useA.cpuMs).toBeGreaterThanOrEqual(30);
+    expect(useA.cpuMs).toBeLessThan(70);
+    expect(Math.abs(useA.cpuMs - useB.cpuMs)).toBeLessThan(15);
+  });
+});
+
+describe("runAccount", () => {
+  it("counts the CLIs' measured CPU as theirs and the rest of the process's as witness's", () => {
+    const meter = startSpawnMeter();
+    const witnessUse = meter.end();
+    const before = spawnLedger().spawns.length;
+    const cliUse = {
+      ...{ userMs: 400, systemMs: 100, cpuMs: 500, wallMs: 700 },
+      ...{ resolutionMs: 10, source: "pid-namespace-init" as const },
+    };
+    addSpawnAccount({ cli: "codex@9.9.9", cliUse, witnessUse });
+    addSpawnAccount({ cli: "codex@9.9.9", cliUse: null, witnessUse });
+    const account = runAccount();
+    const { process: total } = spawnLedger();
+    expect(account?.spawns).toBe(before + 2);
+    expect(account?.unmeasured).toBe(before + 1);
+    expect(account?.cliCpuMs).toBe(500);
+    const children = total.childrenMs ?? 0;
+    expect(account?.witnessCpuMs).toBeCloseTo(total.cpuMs + children - 500, -1);
+    const codex = account?.perCli.find((c) => c.cli === "codex@9.9.9");
+    expect(codex).toMatchObject({ spawns: 2, measured: 1, cliMeanCpuMs: 500, cliMeanWallMs: 700 });
+  });
+});
