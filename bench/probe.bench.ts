@@ -45,6 +45,7 @@ export const ARGV: Record<ProbeCliName, string[]> = {
   pi: ["-p", "go"],
   opencode: ["run", "--title", "witness", "go"],
   copilot: ["--allow-all-tools", "--prompt=go"],
+  kilo: ["run", "go"],
 };
 
 /**

@@ -122,6 +122,19 @@ export const CLI_CATALOG = {
     transcript: true,
     adapter: true,
   },
+  kilo: {
+    display: "Kilo Code",
+    packages: [{ name: "@kilocode/cli" }],
+    bin: "kilo",
+    // The bin is a Node loader that spawns this Bun-compiled program (what its postinstall links).
+    nativeBin: "node_modules/@kilocode/cli-linux-x64/bin/kilo",
+    aliases: ["kilo-code", "kilocode", "@kilocode/cli"],
+    // The newest with a linux-x64 program on the registry (7.8.1's platform package is missing).
+    pinned: "7.7.7",
+    probe: true,
+    transcript: true,
+    adapter: true,
+  },
   cursor: {
     display: "Cursor",
     packages: [],

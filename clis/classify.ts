@@ -17,6 +17,8 @@ const CLASSIFIERS: Readonly<Record<TranscriptCliName, CallClassifier>> = {
   pi: classifyPiCall,
   opencode: classifyOpencodeCall,
   copilot: classifyCopilotCall,
+  // Kilo is an opencode fork with opencode's wordings and session rows (7.0.33, 7.7.7).
+  kilo: classifyOpencodeCall,
 };
 
 /** The classifier of a CLI whose calls witness reads. */

@@ -4,6 +4,7 @@ import { CODEX_FACTS } from "./codex/facts.js";
 import { COPILOT_FACTS } from "./copilot/facts.js";
 import type { CliFacts } from "./facts.js";
 import { GEMINI_FACTS } from "./gemini/facts.js";
+import { KILO_FACTS } from "./kilo/facts.js";
 import type { CliName } from "./names.js";
 import { OPENCODE_FACTS } from "./opencode/facts.js";
 import { CURSOR_FACTS, GROK_FACTS, KIMI_FACTS } from "./others.js";
@@ -18,6 +19,7 @@ const FACTS: Readonly<Record<CliName, CliFacts>> = {
   pi: PI_FACTS,
   opencode: OPENCODE_FACTS,
   copilot: COPILOT_FACTS,
+  kilo: KILO_FACTS,
   cursor: CURSOR_FACTS,
   kimi: KIMI_FACTS,
   grok: GROK_FACTS,

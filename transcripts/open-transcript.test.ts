@@ -147,6 +147,24 @@ describe("openTranscript on pi sessions and opencode databases", () => {
   }
 });
 
+describe("openTranscript on Kilo databases", () => {
+  for (const name of ["kilo-7.0.33-auto", "kilo-7.7.7-default"]) {
+    it(`${name}: read as kilo (by its file name), each call ending as the cell saw it`, async () => {
+      const dir = join(import.meta.dirname, "test", "fixtures", name);
+      const truth = JSON.parse(await readFile(join(dir, "truth.json"), "utf8")) as {
+        calls: { id: string; outcome: string }[];
+      };
+      const report = await openTranscript(join(dir, "kilo.db"));
+      expect(report.cli).toBe("kilo");
+      expect(report.model).toBe("witness/fake-model");
+      expect(report.calls.map((c) => [c.id, c.outcome])).toEqual(
+        truth.calls.map((c) => [c.id, c.outcome]),
+      );
+      expect(report.warnings).toEqual([]);
+    });
+  }
+});
+
 describe("openTranscript on bad input", () => {
   it("reads a file whose last line was cut off, and names that line", async () => {
     const path = await file(

@@ -16,6 +16,7 @@ import { renderCodex } from "../render/codex.js";
 import { renderCopilot } from "../render/copilot.js";
 import { disclosureFor } from "../render/disclosure.js";
 import { renderGemini, renderQwen } from "../render/gemini-qwen.js";
+import { renderKilo } from "../render/kilo.js";
 import { renderOpencode } from "../render/opencode.js";
 import { renderCursor } from "../render/others.js";
 import { renderPi } from "../render/pi.js";
@@ -38,6 +39,7 @@ const RENDERERS: Readonly<Record<Adapter, (input: RenderInput) => Rendered>> = {
   gemini: renderGemini,
   qwen: renderQwen,
   copilot: renderCopilot,
+  kilo: renderKilo,
 };
 
 function render(input: RenderInput): Rendered {

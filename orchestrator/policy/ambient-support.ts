@@ -114,6 +114,11 @@ const copilot = (evidence: string): SupportCell => ({
   evidence: `${evidence}; never an AGENTS.md above the git root, workspace outside HOME, 3 of 3 spawns per arm`,
 });
 
+const KILO_UNMEASURED = (what: string): SupportCell =>
+  unmeasured(
+    `Kilo Code's ${what} rendering has no record yet (its loading was read by hand on 7.0.33 and 7.7.7)`,
+  );
+
 /** The support table, backend × value. Refusals need only a loader seen without a switch (docs/background.md#ac-support). */
 export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
   "claude-code": {
@@ -182,6 +187,14 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
       evidence:
         "unchanged loading read the workspace's AGENTS.md and ~/.config/opencode/AGENTS.md, nothing above the git root, workspace outside and under HOME, 3 of 3 spawns per arm",
     },
+  },
+  kilo: {
+    none: KILO_UNMEASURED(
+      "none (KILO_DISABLE_PROJECT_CONFIG=1 and a KILO_CONFIG_DIR with an empty AGENTS.md)",
+    ),
+    workspace: KILO_UNMEASURED("workspace (a KILO_CONFIG_DIR with an empty AGENTS.md)"),
+    operator: KILO_UNMEASURED("operator (KILO_DISABLE_PROJECT_CONFIG=1)"),
+    all: KILO_UNMEASURED("all (unchanged loading)"),
   },
   kimi: {
     none: refused(KIMI_WALK),

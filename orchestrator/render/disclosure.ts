@@ -15,6 +15,7 @@ export const DISPLAY_NAMES: Readonly<Record<Adapter, string>> = {
   gemini: "Gemini CLI",
   qwen: "Qwen Code",
   copilot: "GitHub Copilot CLI",
+  kilo: "Kilo Code",
 };
 
 const CLAUDE: Readonly<Record<"isolated" | "loaded", string>> = {

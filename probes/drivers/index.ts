@@ -5,6 +5,7 @@ import { codexDriver } from "./codex.js";
 import { copilotDriver } from "./copilot.js";
 import type { ProbeDriver } from "./driver.js";
 import { geminiDriver } from "./gemini.js";
+import { kiloDriver } from "./kilo.js";
 import { opencodeDriver } from "./opencode.js";
 import { piDriver } from "./pi.js";
 import { qwenDriver } from "./qwen.js";
@@ -17,6 +18,7 @@ const DRIVERS: Readonly<Record<ProbeCliName, ProbeDriver>> = {
   pi: piDriver,
   opencode: opencodeDriver,
   copilot: copilotDriver,
+  kilo: kiloDriver,
 };
 
 /** The driver of a CLI witness supports. */
