@@ -57,6 +57,12 @@ export const RECORD_0029 = "docs/measurements/0029-pi-prompt-files-pi-0.73.1.jso
 export const RECORD_0033 =
   "docs/measurements/0033-copilot-instructions-approval-copilot-1.0.102.json";
 
+/**
+ * Record 0050 on Kilo Code 7.0.33 (the lock names 7.7.7, whose spawns outran the 60 s spawn
+ * timeout on this loaded machine): its own loading and approval, and the orchestrator's four nodes.
+ */
+export const RECORD_0050 = "docs/measurements/0050-kilo-instructions-approval-kilo-7.0.33.json";
+
 const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
 const refused = (why: string): SupportCell => ({ verdict: "refused", why });
 const allFour = (cell: SupportCell): Row => ({
@@ -114,10 +120,11 @@ const copilot = (evidence: string): SupportCell => ({
   evidence: `${evidence}; never an AGENTS.md above the git root, workspace outside HOME, 3 of 3 spawns per arm`,
 });
 
-const KILO_UNMEASURED = (what: string): SupportCell =>
-  unmeasured(
-    `Kilo Code's ${what} rendering has no record yet (its loading was read by hand on 7.0.33 and 7.7.7)`,
-  );
+const kilo = (evidence: string): SupportCell => ({
+  verdict: "honoured",
+  record: RECORD_0050,
+  evidence: `${evidence}; never an AGENTS.md above the git root, ~/.claude/CLAUDE.md or ~/AGENTS.md, workspace outside HOME, 3 of 3 spawns per arm on 7.0.33; refused while .kilocoderules, .kilocode/rules or ~/.kilocode/rules would load past the switch (record 0050's default and project-config-off arms)`,
+});
 
 /** The support table, backend × value. Refusals need only a loader seen without a switch (docs/background.md#ac-support). */
 export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
@@ -189,12 +196,16 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
     },
   },
   kilo: {
-    none: KILO_UNMEASURED(
-      "none (KILO_DISABLE_PROJECT_CONFIG=1 and a KILO_CONFIG_DIR with an empty AGENTS.md)",
+    none: kilo(
+      "KILO_DISABLE_PROJECT_CONFIG=1 and a per-run KILO_CONFIG_DIR with an empty AGENTS.md kept the workspace's AGENTS.md and CLAUDE.md and ~/.config/kilo/AGENTS.md out",
     ),
-    workspace: KILO_UNMEASURED("workspace (a KILO_CONFIG_DIR with an empty AGENTS.md)"),
-    operator: KILO_UNMEASURED("operator (KILO_DISABLE_PROJECT_CONFIG=1)"),
-    all: KILO_UNMEASURED("all (unchanged loading)"),
+    workspace: kilo(
+      "a per-run KILO_CONFIG_DIR with an empty AGENTS.md loaded the workspace's AGENTS.md and not ~/.config/kilo/AGENTS.md",
+    ),
+    operator: kilo(
+      "KILO_DISABLE_PROJECT_CONFIG=1 loaded ~/.config/kilo/AGENTS.md and not the workspace's AGENTS.md or CLAUDE.md",
+    ),
+    all: kilo("unchanged loading read the workspace's AGENTS.md and ~/.config/kilo/AGENTS.md"),
   },
   kimi: {
     none: refused(KIMI_WALK),

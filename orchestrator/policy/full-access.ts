@@ -21,6 +21,8 @@ export const FULL_ACCESS_RENDERINGS: Readonly<Partial<Record<Adapter, string>>> 
   cursor: "--sandbox disabled",
   // Record 0033 (arm tools-yolo): a write outside the workspace ran, where --allow-all-tools denied it.
   copilot: "--yolo (tools, paths and URLs allowed)",
+  // Record 0050 (arm tools-auto): a write outside the workspace ran, where no flag auto-rejected it.
+  kilo: "run --auto (every ask approved that no rule denies)",
 };
 
 /** What the access decision reads. `filesystem` is the effective policy; `nodeFilesystem` the node's own. */

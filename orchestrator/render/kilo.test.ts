@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { tempWorkspace } from "../../test/support/temp-workspace.js";
+import type { ParentAccess } from "../parent-access/parent-access.js";
 import { planLaunch } from "../plan/plan-launch.js";
 import type { AmbientContext } from "../spec/schemas.js";
 
@@ -70,5 +71,24 @@ describe("the Kilo Code rendering", () => {
     await expect(
       plan("workspace", (r) => put(join(r.home, ".kilocode", "rules", "a.md"))),
     ).rejects.toThrow(/refused \(ambient-context-refused\).*\.kilocode\/rules.*KILO_CONFIG_DIR/);
+  });
+
+  it("renders full access as run --auto, only under a granted full-access decision", async () => {
+    const repo = tempWorkspace();
+    const full: ParentAccess = {
+      fullAccess: true,
+      evidence: [{ source: "codex-rollout", detail: "danger-full-access", passed: true }],
+    };
+    const p = await planLaunch({
+      node: { id: "n", adapter: "kilo", prompt: "go", model: "m", fullAccess: true },
+      cwd: repo.root,
+      env: { HOME: repo.home },
+      projectConfig: {
+        workflow: { workerFullAccess: { enabled: true, floors: { kilo: [{ model: "m" }] } } },
+      },
+      parentDetector: { detect: vi.fn(() => Promise.resolve(full)) },
+    });
+    expect(p.args).toEqual(["run", "-m", "m", "--auto"]);
+    expect((await plan("all")).p.args).not.toContain("--auto");
   });
 });
