@@ -46,6 +46,7 @@ export const ARGV: Record<ProbeCliName, string[]> = {
   opencode: ["run", "--title", "witness", "go"],
   copilot: ["--allow-all-tools", "--prompt=go"],
   kilo: ["run", "go"],
+  kimi: ["-p", "go"],
 };
 
 /**

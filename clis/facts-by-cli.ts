@@ -5,9 +5,10 @@ import { COPILOT_FACTS } from "./copilot/facts.js";
 import type { CliFacts } from "./facts.js";
 import { GEMINI_FACTS } from "./gemini/facts.js";
 import { KILO_FACTS } from "./kilo/facts.js";
+import { KIMI_FACTS } from "./kimi/facts.js";
 import type { CliName } from "./names.js";
 import { OPENCODE_FACTS } from "./opencode/facts.js";
-import { CURSOR_FACTS, GROK_FACTS, KIMI_FACTS } from "./others.js";
+import { CURSOR_FACTS, GROK_FACTS } from "./others.js";
 import { PI_FACTS } from "./pi/facts.js";
 import { QWEN_FACTS } from "./qwen/facts.js";
 

@@ -314,9 +314,34 @@ const KILO: Scenario[] = [
   },
 ];
 
+// Kimi: -p runs every call unasked, so its one scenario covers what a result can say: a shell call
+// and a write that run, a tool it does not offer, a command that exits 3.
+const KIMI: Scenario[] = [
+  {
+    name: "prompt-mode",
+    cli: "kimi",
+    argv: () => ["-p", "go"],
+    fixture: copilotFixture(["B", "W"]),
+    script: {
+      turns: [
+        {
+          calls: [
+            { shell: "touch {{sentinel:B}}" },
+            { tool: "Write", input: { path: "{{sentinel:W}}", content: "x" } },
+            { tool: "NoSuchTool", input: {} },
+          ],
+        },
+        { calls: [{ shell: "echo out; exit 3" }] },
+      ],
+      final: "done",
+      classifier: "allow",
+    },
+  },
+];
+
 /** Every scenario of `cli`. */
 export function scenariosFor(cli: ProbeCliName): Scenario[] {
-  return [...CLAUDE, ...CODEX, ...COPILOT, ...KILO].filter((s) => s.cli === cli);
+  return [...CLAUDE, ...CODEX, ...COPILOT, ...KILO, ...KIMI].filter((s) => s.cli === cli);
 }
 
 /** The probe spec of one scenario at one version. */

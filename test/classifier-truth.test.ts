@@ -18,6 +18,7 @@ const runs = [
   ...recorded("codex"),
   ...recorded("copilot"),
   ...recorded("kilo"),
+  ...recorded("kimi"),
 ];
 
 describe("each recorded run's calls, classified as the probe and `witness transcript` classify them", () => {

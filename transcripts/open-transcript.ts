@@ -14,6 +14,8 @@ import { copilotReport } from "./copilot-report.js";
 import { COPILOT_KNOWN_TYPES, readCopilotSession } from "./copilot-session.js";
 import { keysOf } from "./drift.js";
 import { readGeminiChat } from "./gemini-chat.js";
+import { kimiReport } from "./kimi-report.js";
+import { readKimiWire } from "./kimi-wire.js";
 import { claudeSidechains, isClaudeSidechainName } from "./locate.js";
 import { readOpencodeDb } from "./opencode-session.js";
 import { fileStart } from "./peek.js";
@@ -43,6 +45,9 @@ export async function sniffTranscript(path: string): Promise<Sniffed> {
     // Copilot's events: a dotted type, its fields under `data`, ids chained by `parentId`.
     if (type !== null && COPILOT_KNOWN_TYPES.includes(type) && "data" in record)
       return { kind: "copilot", sidechain: false };
+    // Kimi's wire file opens with its protocol version.
+    if (type === "metadata" && typeof record.protocol_version === "string")
+      return { kind: "kimi", sidechain: false };
     if (type === "session" && typeof record.id === "string" && !("payload" in record))
       return { kind: "pi", sidechain: false };
     if (type === null && typeof record.sessionId === "string" && "projectHash" in record)
@@ -74,7 +79,7 @@ export async function sniffTranscript(path: string): Promise<Sniffed> {
   }
   return {
     kind: null,
-    why: `line ${first.line}: a JSON record of no session format witness reads (Claude Code, Codex, Gemini CLI, Qwen Code, pi, GitHub Copilot CLI) (keys: ${keysOf(first.value)})`,
+    why: `line ${first.line}: a JSON record of no session format witness reads (Claude Code, Codex, Gemini CLI, Qwen Code, pi, GitHub Copilot CLI, Kimi Code) (keys: ${keysOf(first.value)})`,
   };
 }
 
@@ -131,6 +136,7 @@ const READERS: Readonly<
   pi: async (file) => piReport(await readPiSession(file)),
   opencode: (file) => opencodeFileReport(file),
   kilo: (file) => opencodeFileReport(file, "kilo"),
+  kimi: async (file) => kimiReport(await readKimiWire(file)),
   copilot: async (file) => copilotReport(await readCopilotSession(file)),
 };
 

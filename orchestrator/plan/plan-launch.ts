@@ -17,6 +17,7 @@ import { renderCopilot } from "../render/copilot.js";
 import { disclosureFor } from "../render/disclosure.js";
 import { renderGemini, renderQwen } from "../render/gemini-qwen.js";
 import { renderKilo } from "../render/kilo.js";
+import { renderKimi } from "../render/kimi.js";
 import { renderOpencode } from "../render/opencode.js";
 import { renderCursor } from "../render/others.js";
 import { renderPi } from "../render/pi.js";
@@ -40,6 +41,7 @@ const RENDERERS: Readonly<Record<Adapter, (input: RenderInput) => Rendered>> = {
   qwen: renderQwen,
   copilot: renderCopilot,
   kilo: renderKilo,
+  kimi: renderKimi,
 };
 
 function render(input: RenderInput): Rendered {

@@ -16,6 +16,7 @@ export const DISPLAY_NAMES: Readonly<Record<Adapter, string>> = {
   qwen: "Qwen Code",
   copilot: "GitHub Copilot CLI",
   kilo: "Kilo Code",
+  kimi: "Kimi Code",
 };
 
 const CLAUDE: Readonly<Record<"isolated" | "loaded", string>> = {
