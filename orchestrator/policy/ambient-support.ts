@@ -63,6 +63,9 @@ export const RECORD_0033 =
  */
 export const RECORD_0050 = "docs/measurements/0050-kilo-instructions-approval-kilo-7.0.33.json";
 
+/** Record 0051: Kimi Code 2.1.0's own loading and -p approval, and the orchestrator's workspace and all nodes. */
+export const RECORD_0051 = "docs/measurements/0051-kimi-instructions-approval-kimi-2.1.0.json";
+
 const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
 const refused = (why: string): SupportCell => ({ verdict: "refused", why });
 const allFour = (cell: SupportCell): Row => ({
@@ -89,7 +92,8 @@ const opencode = (evidence: string): SupportCell => ({
   record: RECORD_0028,
   evidence: `${evidence}; never a file above the git root, workspace outside and under HOME, 3 of 3 spawns per arm`,
 });
-const KIMI_WALK = "kimi has no switch that skips the repository walk";
+const KIMI_WALK =
+  "Kimi Code reads the workspace's AGENTS.md files whenever it reads its home's, and its one switch that drops them (--agent-file, 2.x) replaces its whole system prompt and drops the home's too (record 0051)";
 const GROK_TRUST = "grok reads the project's instruction files whenever it trusts the folder";
 const CURSOR_NOT_ON_NPM = unmeasured(
   "Cursor's agent (cursor-agent) is not published on the npm registry, so witness cannot install it into its vendor cache or measure it; it keeps its own conventions",
@@ -209,13 +213,19 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
   },
   kimi: {
     none: refused(KIMI_WALK),
-    workspace: unmeasured(
-      "the ambient_context decision reports a KIMI_CODE_HOME overlay; witness has no record of it",
-    ),
+    workspace: {
+      verdict: "honoured",
+      record: RECORD_0051,
+      evidence:
+        "a per-run KIMI_CODE_HOME without AGENTS.md and skills loaded the workspace's AGENTS.md and .kimi-code/AGENTS.md and not ~/.kimi-code/AGENTS.md, nothing above the git root, workspace outside HOME, 3 of 3 spawns on 2.1.0; refused while ~/.agents/AGENTS.md exists (read from HOME whatever KIMI_CODE_HOME says, record 0051's default arm)",
+    },
     operator: refused(KIMI_WALK),
-    all: unmeasured(
-      "the ambient_context decision reports kimi's native loading; witness has no record of it",
-    ),
+    all: {
+      verdict: "honoured",
+      record: RECORD_0051,
+      evidence:
+        "unchanged loading read the workspace's AGENTS.md and .kimi-code/AGENTS.md and ~/.kimi-code/AGENTS.md, nothing above the git root, workspace outside HOME, 3 of 3 spawns on 2.1.0",
+    },
   },
   grok: {
     none: refused(GROK_TRUST),
