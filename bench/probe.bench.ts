@@ -46,6 +46,8 @@ export const ARGV: Record<ProbeCliName, string[]> = {
   opencode: ["run", "--title", "witness", "go"],
   copilot: ["--allow-all-tools", "--prompt=go"],
   cline: ["--", "go now"],
+  kilo: ["run", "go"],
+  kimi: ["-p", "go"],
 };
 
 /**

@@ -52,7 +52,6 @@ export interface KnownFlag {
 }
 
 const NOT_ON_NPM = "its agent (cursor-agent) is not published on the npm registry";
-const NO_DRIVER_YET = "no driver yet: its loading is known from a decision record only";
 
 /** The catalog, by canonical name. Adding a CLI starts here (docs/adding-a-cli.md). */
 export const CLI_CATALOG = {
@@ -166,6 +165,19 @@ export const CLI_CATALOG = {
     },
     adapter: true,
   },
+  kilo: {
+    display: "Kilo Code",
+    packages: [{ name: "@kilocode/cli" }],
+    bin: "kilo",
+    // The bin is a Node loader that spawns this Bun-compiled program (what its postinstall links).
+    nativeBin: "node_modules/@kilocode/cli-linux-x64/bin/kilo",
+    aliases: ["kilo-code", "kilocode", "@kilocode/cli"],
+    // The newest with a linux-x64 program on the registry (7.8.1's platform package is missing).
+    pinned: "7.7.7",
+    probe: true,
+    transcript: true,
+    adapter: true,
+  },
   cursor: {
     display: "Cursor",
     packages: [],
@@ -178,16 +190,15 @@ export const CLI_CATALOG = {
   },
   kimi: {
     display: "Kimi Code",
-    packages: [],
-    bin: null,
-    aliases: ["kimi-code"],
-    pinned: null,
-    probe: { lacks: NO_DRIVER_YET },
-    transcript: { lacks: NO_DRIVER_YET },
-    adapter: {
-      lacks:
-        "the reference orchestrator renders no kimi launch; it appears in the ambient support table only",
-    },
+    packages: [{ name: "@moonshot-ai/kimi-code" }],
+    // dist/main.mjs, one bundle; engines.node >= 22.19 (2.1.0 fails to load on Node 20).
+    bin: "kimi",
+    aliases: ["kimi-code", "@moonshot-ai/kimi-code"],
+    // The newest published (there is no 2.1.1, the version a decision record names).
+    pinned: "2.1.0",
+    probe: true,
+    transcript: true,
+    adapter: true,
   },
   grok: {
     display: "Grok Build",

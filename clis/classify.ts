@@ -3,6 +3,7 @@ import { classifyClaudeCall } from "./claude-code/outcome.js";
 import { classifyCodexCall } from "./codex/outcome.js";
 import { classifyCopilotCall } from "./copilot/outcome.js";
 import { classifyGeminiCall } from "./gemini/outcome.js";
+import { classifyKimiCall } from "./kimi/outcome.js";
 import type { TranscriptCliName } from "./names.js";
 import { classifyOpencodeCall } from "./opencode/outcome.js";
 import type { CallClassifier } from "./outcome.js";
@@ -17,6 +18,9 @@ const CLASSIFIERS: Readonly<Record<TranscriptCliName, CallClassifier>> = {
   pi: classifyPiCall,
   opencode: classifyOpencodeCall,
   copilot: classifyCopilotCall,
+  // Kilo is an opencode fork with opencode's wordings and session rows (7.0.33, 7.7.7).
+  kilo: classifyOpencodeCall,
+  kimi: classifyKimiCall,
 };
 
 /** The classifier of a CLI whose calls witness reads. */

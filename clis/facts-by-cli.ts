@@ -5,9 +5,11 @@ import { CODEX_FACTS } from "./codex/facts.js";
 import { COPILOT_FACTS } from "./copilot/facts.js";
 import type { CliFacts } from "./facts.js";
 import { GEMINI_FACTS } from "./gemini/facts.js";
+import { KILO_FACTS } from "./kilo/facts.js";
+import { KIMI_FACTS } from "./kimi/facts.js";
 import type { CliName } from "./names.js";
 import { OPENCODE_FACTS } from "./opencode/facts.js";
-import { CURSOR_FACTS, GROK_FACTS, KIMI_FACTS } from "./others.js";
+import { CURSOR_FACTS, GROK_FACTS } from "./others.js";
 import { PI_FACTS } from "./pi/facts.js";
 import { QWEN_FACTS } from "./qwen/facts.js";
 
@@ -20,6 +22,7 @@ const FACTS: Readonly<Record<CliName, CliFacts>> = {
   opencode: OPENCODE_FACTS,
   copilot: COPILOT_FACTS,
   cline: CLINE_FACTS,
+  kilo: KILO_FACTS,
   cursor: CURSOR_FACTS,
   kimi: KIMI_FACTS,
   grok: GROK_FACTS,

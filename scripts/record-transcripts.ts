@@ -23,7 +23,8 @@ const FIXTURES = join(import.meta.dirname, "..", "transcripts", "test", "fixture
 
 /**
  * The versions the fixtures cover: a 1.0.x, a 2.0.x and two 2.1.x; a ≤ 0.60, a 0.15x and a 0.17x;
- * Copilot's two wordings of a refusal (1.0.60, 1.0.102).
+ * Copilot's two wordings of a refusal (1.0.60, 1.0.102); Kilo's two session tables (7.0.33, 7.7.7);
+ * Kimi's two wire protocols (0.20.0, 2.1.0).
  */
 const DEFAULT_REFS = [
   "claude-code@1.0.128",
@@ -35,6 +36,10 @@ const DEFAULT_REFS = [
   "codex@0.171.0",
   "copilot@1.0.60",
   "copilot@1.0.102",
+  "kilo@7.0.33",
+  "kilo@7.7.7",
+  "kimi@0.20.0",
+  "kimi@2.1.0",
 ];
 
 async function sidechainsOf(session: string): Promise<string[]> {
@@ -81,6 +86,13 @@ async function record(ref: string, scenario: Scenario): Promise<string> {
     await mkdir(join(out, "sidechains"), { recursive: true });
     const fixtureName = driverFor(name).sessionFixture?.name ?? basename(session);
     await copyFile(session, join(out, fixtureName));
+    // The files that belong to it (Kilo's rows are usually only in its -wal).
+    for (const suffix of driverFor(name).sessionFixture?.companions ?? [])
+      await copyFile(`${session}${suffix}`, join(out, `${fixtureName}${suffix}`)).catch(
+        (error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        },
+      );
     for (const side of sidechains) await copyFile(side, join(out, "sidechains", basename(side)));
     if (sidechains.length === 0) await rm(join(out, "sidechains"), { recursive: true });
     const meta = {

@@ -284,9 +284,64 @@ const COPILOT: Scenario[] = [
   },
 ];
 
+// Kilo: a shell call and a write in the workspace, and a write outside it (an external_directory
+// ask: auto-rejected with no flag, approved under --auto). Not an exit status: like opencode, Kilo
+// sends a failed command's output back without its exit code, so the wire alone cannot tell it.
+const KILO_CALLS: Script["turns"] = [
+  {
+    calls: [
+      { shell: "touch {{sentinel:B}}" },
+      { tool: "write", input: { filePath: "{{sentinel:W}}", content: "x" } },
+      { tool: "write", input: { filePath: "{{sentinel:OUT}}", content: "x" } },
+    ],
+  },
+];
+
+const KILO: Scenario[] = [
+  {
+    name: "default",
+    cli: "kilo",
+    argv: () => ["run", "go"],
+    fixture: copilotFixture(["B", "W"]),
+    script: { turns: KILO_CALLS, final: "done", classifier: "allow" },
+  },
+  {
+    name: "auto",
+    cli: "kilo",
+    argv: () => ["run", "--auto", "go"],
+    fixture: copilotFixture(["B", "W"]),
+    script: { turns: KILO_CALLS, final: "done", classifier: "allow" },
+  },
+];
+
+// Kimi: -p runs every call unasked, so its one scenario covers what a result can say: a shell call
+// and a write that run, a tool it does not offer, a command that exits 3.
+const KIMI: Scenario[] = [
+  {
+    name: "prompt-mode",
+    cli: "kimi",
+    argv: () => ["-p", "go"],
+    fixture: copilotFixture(["B", "W"]),
+    script: {
+      turns: [
+        {
+          calls: [
+            { shell: "touch {{sentinel:B}}" },
+            { tool: "Write", input: { path: "{{sentinel:W}}", content: "x" } },
+            { tool: "NoSuchTool", input: {} },
+          ],
+        },
+        { calls: [{ shell: "echo out; exit 3" }] },
+      ],
+      final: "done",
+      classifier: "allow",
+    },
+  },
+];
+
 /** Every scenario of `cli`. */
 export function scenariosFor(cli: ProbeCliName): Scenario[] {
-  return [...CLAUDE, ...CODEX, ...COPILOT].filter((s) => s.cli === cli);
+  return [...CLAUDE, ...CODEX, ...COPILOT, ...KILO, ...KIMI].filter((s) => s.cli === cli);
 }
 
 /** The probe spec of one scenario at one version. */

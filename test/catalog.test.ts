@@ -104,5 +104,6 @@ describe("the facts' directories, where the session readers look", () => {
     expect(sessions("pi", env)).toBe(under(piAgentDir(env), "sessions"));
     expect(sessions("opencode", env)).toBe(opencodeDbPath(env));
     expect(sessions("copilot", env)).toBe(under(copilotHomeDir(env), "session-state"));
+    expect(sessions("kilo", env)).toBe(opencodeDbPath(env, "kilo"));
   });
 });

@@ -136,8 +136,11 @@ export function piReport(session: PiSession): SessionReport {
   };
 }
 
-/** The report of an opencode database: its newest session (rows are numbered per table). */
-export function opencodeReport(db: OpencodeDb): SessionReport {
+/** The report of an opencode (or Kilo) database: its newest session (rows are numbered per table). */
+export function opencodeReport(
+  db: OpencodeDb,
+  cli: "opencode" | "kilo" = "opencode",
+): SessionReport {
   const session = db.sessions.at(-1) ?? null;
   const model = session?.model as { id?: unknown; providerID?: unknown } | null | undefined;
   const modelName =
@@ -149,7 +152,7 @@ export function opencodeReport(db: OpencodeDb): SessionReport {
   const calls = db.toolCalls.filter((c) => session === null || c.sessionId === session.id);
   return {
     file: db.path,
-    cli: "opencode",
+    cli,
     sessionId: session?.id ?? null,
     cwd: session?.directory ?? null,
     cliVersion: session?.version ?? null,

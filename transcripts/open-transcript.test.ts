@@ -147,6 +147,44 @@ describe("openTranscript on pi sessions and opencode databases", () => {
   }
 });
 
+describe("openTranscript on Kilo databases", () => {
+  for (const name of ["kilo-7.0.33-auto", "kilo-7.7.7-default"]) {
+    it(`${name}: read as kilo (by its file name), each call ending as the cell saw it`, async () => {
+      const dir = join(import.meta.dirname, "test", "fixtures", name);
+      const truth = JSON.parse(await readFile(join(dir, "truth.json"), "utf8")) as {
+        calls: { id: string; outcome: string }[];
+      };
+      const report = await openTranscript(join(dir, "kilo.db"));
+      expect(report.cli).toBe("kilo");
+      expect(report.model).toBe("witness/fake-model");
+      expect(report.calls.map((c) => [c.id, c.outcome])).toEqual(
+        truth.calls.map((c) => [c.id, c.outcome]),
+      );
+      expect(report.warnings).toEqual([]);
+    });
+  }
+});
+
+describe("openTranscript on Kimi wire files", () => {
+  for (const name of ["kimi-0.20.0-prompt-mode", "kimi-2.1.0-prompt-mode"]) {
+    it(`${name}: found under its home, read as kimi, each call ending as the cell saw it`, async () => {
+      const dir = join(import.meta.dirname, "test", "fixtures", name);
+      const truth = JSON.parse(await readFile(join(dir, "truth.json"), "utf8")) as {
+        calls: { id: string; outcome: string }[];
+      };
+      const report = await openTranscript(join(dir, "wire.jsonl"));
+      expect(report.cli).toBe("kimi");
+      expect(report.permissionModes.map((m) => m.mode)).toEqual(["auto"]);
+      // 2.1.0 records the call of a tool it lacks first (it fails before the others start).
+      const byId = (a: string[], b: string[]) => (a[0] ?? "").localeCompare(b[0] ?? "");
+      expect(report.calls.map((c) => [c.id, c.outcome]).sort(byId)).toEqual(
+        truth.calls.map((c) => [c.id, c.outcome]).sort(byId),
+      );
+      expect(report.warnings).toEqual([]);
+    });
+  }
+});
+
 describe("openTranscript on bad input", () => {
   it("reads a file whose last line was cut off, and names that line", async () => {
     const path = await file(
@@ -196,7 +234,7 @@ describe("openTranscript on bad input", () => {
   it("refuses JSON lines that no known CLI writes", async () => {
     const path = await file("other.jsonl", '{"name":"x","version":"1"}\n');
     expect(await inputError(path)).toMatch(
-      /line 1: a JSON record of no session format witness reads \(Claude Code, Codex, Gemini CLI, Qwen Code, pi, GitHub Copilot CLI\) \(keys: name, version\)$/,
+      /line 1: a JSON record of no session format witness reads \(Claude Code, Codex, Gemini CLI, Qwen Code, pi, GitHub Copilot CLI, Kimi Code\) \(keys: name, version\)$/,
     );
   });
 

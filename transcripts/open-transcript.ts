@@ -1,6 +1,6 @@
 // `witness transcript <file|dir>`: find the session a path names, tell which CLI wrote it, read it.
 import { open, readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 
 import type { TranscriptCliName } from "../clis/names.js";
 import { InputError } from "../core/errors.js";
@@ -14,6 +14,8 @@ import { copilotReport } from "./copilot-report.js";
 import { COPILOT_KNOWN_TYPES, readCopilotSession } from "./copilot-session.js";
 import { keysOf } from "./drift.js";
 import { readGeminiChat } from "./gemini-chat.js";
+import { kimiReport } from "./kimi-report.js";
+import { readKimiWire } from "./kimi-wire.js";
 import { claudeSidechains, isClaudeSidechainName } from "./locate.js";
 import { readOpencodeDb } from "./opencode-session.js";
 import { fileStart } from "./peek.js";
@@ -29,7 +31,9 @@ export type Sniffed = { kind: TranscriptKind; sidechain: boolean } | { kind: nul
 
 /** Tells which CLI wrote a session file by its first records; anything else says why not. */
 export async function sniffTranscript(path: string): Promise<Sniffed> {
-  if (await isSqlite(path)) return { kind: "opencode", sidechain: false };
+  // Kilo keeps opencode's schema under its own file name (kilo.db), which is how the two differ.
+  if (await isSqlite(path))
+    return { kind: /^kilo\.db$/.test(basename(path)) ? "kilo" : "opencode", sidechain: false };
   const start = await fileStart(path);
   if (start.empty) return { kind: null, why: "empty: the file holds no record" };
   for (const { value } of start.records) {
@@ -41,6 +45,9 @@ export async function sniffTranscript(path: string): Promise<Sniffed> {
     // Copilot's events: a dotted type, its fields under `data`, ids chained by `parentId`.
     if (type !== null && COPILOT_KNOWN_TYPES.includes(type) && "data" in record)
       return { kind: "copilot", sidechain: false };
+    // Kimi's wire file opens with its protocol version.
+    if (type === "metadata" && typeof record.protocol_version === "string")
+      return { kind: "kimi", sidechain: false };
     if (type === "session" && typeof record.id === "string" && !("payload" in record))
       return { kind: "pi", sidechain: false };
     if (type === null && typeof record.sessionId === "string" && "projectHash" in record)
@@ -72,7 +79,7 @@ export async function sniffTranscript(path: string): Promise<Sniffed> {
   }
   return {
     kind: null,
-    why: `line ${first.line}: a JSON record of no session format witness reads (Claude Code, Codex, Gemini CLI, Qwen Code, pi, GitHub Copilot CLI) (keys: ${keysOf(first.value)})`,
+    why: `line ${first.line}: a JSON record of no session format witness reads (Claude Code, Codex, Gemini CLI, Qwen Code, pi, GitHub Copilot CLI, Kimi Code) (keys: ${keysOf(first.value)})`,
   };
 }
 
@@ -104,15 +111,18 @@ async function claudeCodeReport(file: string, sidechain: boolean): Promise<Sessi
   return claudeReport(session, await Promise.all(sides.map((side) => readClaudeSession(side))));
 }
 
-async function opencodeFileReport(file: string): Promise<SessionReport> {
+async function opencodeFileReport(
+  file: string,
+  cli: "opencode" | "kilo" = "opencode",
+): Promise<SessionReport> {
   const db = await readOpencodeDb(file).catch((error: unknown) => {
     // A damaged file, or an SQLite database of something else: bad input, not a crash.
     const why = error instanceof Error ? error.message : String(error);
     throw new InputError(file, [
-      { path: "", message: `an SQLite file that is no opencode database (${why})` },
+      { path: "", message: `an SQLite file that is no ${cli} database (${why})` },
     ]);
   });
-  return opencodeReport(db);
+  return opencodeReport(db, cli);
 }
 
 // One reader per CLI the catalog says witness reads: a row without one does not compile.
@@ -124,7 +134,9 @@ const READERS: Readonly<
   gemini: async (file) => geminiReport(await readGeminiChat(file)),
   qwen: async (file) => qwenReport(await readQwenChat(file)),
   pi: async (file) => piReport(await readPiSession(file)),
-  opencode: opencodeFileReport,
+  opencode: (file) => opencodeFileReport(file),
+  kilo: (file) => opencodeFileReport(file, "kilo"),
+  kimi: async (file) => kimiReport(await readKimiWire(file)),
   copilot: async (file) => copilotReport(await readCopilotSession(file)),
 };
 

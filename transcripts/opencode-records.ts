@@ -10,9 +10,10 @@ export const opencodeSessionRowSchema = z.looseObject({
   version: z.string(),
   /** JSON text: the session's permission rules. */
   permission: z.string().nullable(),
-  agent: z.string().nullable(),
-  /** JSON text: `{id, providerID, variant}`. */
-  model: z.string().nullable(),
+  /** Absent in Kilo 7.0.33's older session table (its messages name the model). */
+  agent: z.string().nullable().optional(),
+  /** JSON text: `{id, providerID, variant}`; absent in Kilo 7.0.33. */
+  model: z.string().nullable().optional(),
 });
 
 /** A `message` or `part` row: its id, its session and its JSON `data`. */
@@ -48,6 +49,8 @@ export const opencodeMessageSchema = z.looseObject({
   role: z.string(),
   agent: z.string().optional(),
   finish: z.string().optional(),
+  providerID: z.string().optional(),
+  modelID: z.string().optional(),
 });
 
 /** The part types opencode 1.18 writes; any other is kept and counted as unknown. */

@@ -111,4 +111,31 @@ describe("opencode rows", () => {
     expect(opencodeDbPath({ HOME: "/h" })).toBe("/h/.local/share/opencode/opencode.db");
     expect(opencodeDbPath({})).toBeNull();
   });
+
+  it("finds Kilo's kilo.db under the XDG data home; OPENCODE_DB does not move it", () => {
+    expect(opencodeDbPath({ OPENCODE_DB: "/d.db", HOME: "/h" }, "kilo")).toBe(
+      "/h/.local/share/kilo/kilo.db",
+    );
+    expect(opencodeDbPath({ XDG_DATA_HOME: "/x", HOME: "/h" }, "kilo")).toBe("/x/kilo/kilo.db");
+  });
+
+  it("takes the model from the session's last assistant message when its row has no model column (Kilo 7.0.33)", () => {
+    const message = (id: string, data: unknown) => ({
+      id,
+      session_id: "s",
+      data: JSON.stringify(data),
+    });
+    const read = collect("kilo.db", [], {
+      sessions: [{ id: "s", directory: "/w", title: "t", version: "7.0.33", permission: null }],
+      messages: [
+        message("m1", { role: "user" }),
+        message("m2", { role: "assistant", providerID: "witness", modelID: "fake-model" }),
+      ],
+      parts: [],
+    });
+    expect(read.drift.items).toEqual([]);
+    expect(read.sessions).toMatchObject([
+      { id: "s", agent: null, model: { id: "fake-model", providerID: "witness" } },
+    ]);
+  });
 });

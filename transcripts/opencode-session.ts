@@ -1,4 +1,5 @@
-// opencode's sessions ($XDG_DATA_HOME/opencode/opencode.db, SQLite in WAL mode), typed for witness.
+// opencode's sessions ($XDG_DATA_HOME/opencode/opencode.db, SQLite in WAL mode), typed for witness;
+// Kilo's ($XDG_DATA_HOME/kilo/kilo.db) have the same tables and rows.
 // Read with node-sqlite3-wasm (WebAssembly: no native build, no network at install) from a
 // private copy of the database and its -wal file, in exclusive locking mode: opencode exits
 // without checkpointing, so a run's rows are usually only in the -wal, and exclusive mode lets
@@ -83,9 +84,15 @@ export interface OpencodeDb {
   markersSeen: string[];
 }
 
-/** Where opencode keeps its database for an environment: OPENCODE_DB, else the XDG data home. */
-export function opencodeDbPath(env: Readonly<Record<string, string | undefined>>): string | null {
-  const rule = factsOf("opencode").sessions;
+/**
+ * Where opencode keeps its database for an environment: OPENCODE_DB, else the XDG data home; for
+ * Kilo (an opencode fork with the same schema), its own file under the XDG data home.
+ */
+export function opencodeDbPath(
+  env: Readonly<Record<string, string | undefined>>,
+  cli: "opencode" | "kilo" = "opencode",
+): string | null {
+  const rule = factsOf(cli).sessions;
   return rule === null ? null : resolveDir(rule, env);
 }
 
@@ -127,7 +134,8 @@ export async function readOpencodeDb(
       db.exec("PRAGMA locking_mode=EXCLUSIVE");
       return collect(path, options.markers ?? [], {
         sessions: db.all(
-          "SELECT id, directory, title, version, permission, agent, model FROM session ORDER BY time_created, id",
+          // Every column: Kilo 7.0.33's table has neither agent nor model.
+          "SELECT * FROM session ORDER BY time_created, id",
         ),
         messages: db.all("SELECT id, session_id, data FROM message ORDER BY time_created, id"),
         parts: db.all(
@@ -174,11 +182,13 @@ export function collect(path: string, markers: readonly string[], rows: Rows): O
       directory: row.data.directory,
       title: row.data.title,
       version: row.data.version,
-      agent: row.data.agent,
+      agent: row.data.agent ?? null,
       permission: parseJson(row.data.permission),
-      model: parseJson(row.data.model),
+      model: parseJson(row.data.model ?? null),
     });
   });
+  // Where the session row names no model (Kilo 7.0.33), its last assistant message does.
+  const messageModel = new Map<string, { id: string; providerID: string }>();
   rows.messages.forEach((value, i) => {
     const row = opencodeDataRowSchema.safeParse(value);
     if (!row.success) return drift.noteSchema(i + 1, "message", row.error);
@@ -186,9 +196,14 @@ export function collect(path: string, markers: readonly string[], rows: Rows): O
     const message = opencodeMessageSchema.safeParse(parseJson(row.data.data));
     if (!message.success) return drift.noteSchema(i + 1, "message", message.error);
     out.messageCount += 1;
+    const { providerID, modelID } = message.data;
+    if (providerID !== undefined && modelID !== undefined)
+      messageModel.set(row.data.session_id, { id: modelID, providerID });
     roleOf.set(row.data.id, message.data.role);
     tally(out.roleCounts, message.data.role);
   });
+  for (const session of out.sessions)
+    if (session.model === null) session.model = messageModel.get(session.id) ?? null;
   rows.parts.forEach((value, i) => {
     const row = opencodePartRowSchema.safeParse(value);
     if (!row.success) return drift.noteSchema(i + 1, "part", row.error);

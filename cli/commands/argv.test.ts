@@ -223,7 +223,7 @@ describe("witness argv on the examples (in process)", () => {
     const r = await witness(["argv", "--node", file], { cwd: repo.root, home: repo.home });
     expect([r.code, r.stderr]).toEqual([
       2,
-      `witness: ${file}: adapter: expected one of claude-code, codex, gemini, qwen, pi, opencode, copilot, cline, cursor\n${file}: allowedTools: Invalid input: expected array, received string\n`,
+      `witness: ${file}: adapter: expected one of claude-code, codex, gemini, qwen, pi, opencode, copilot, cline, kilo, cursor, kimi\n${file}: allowedTools: Invalid input: expected array, received string\n`,
     ]);
   });
 

@@ -17,6 +17,8 @@ import { renderCodex } from "../render/codex.js";
 import { renderCopilot } from "../render/copilot.js";
 import { disclosureFor } from "../render/disclosure.js";
 import { renderGemini, renderQwen } from "../render/gemini-qwen.js";
+import { renderKilo } from "../render/kilo.js";
+import { renderKimi } from "../render/kimi.js";
 import { renderOpencode } from "../render/opencode.js";
 import { renderCursor } from "../render/others.js";
 import { renderPi } from "../render/pi.js";
@@ -40,6 +42,8 @@ const RENDERERS: Readonly<Record<Adapter, (input: RenderInput) => Rendered>> = {
   qwen: renderQwen,
   copilot: renderCopilot,
   cline: renderCline,
+  kilo: renderKilo,
+  kimi: renderKimi,
 };
 
 function render(input: RenderInput): Rendered {

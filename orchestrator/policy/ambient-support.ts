@@ -59,6 +59,8 @@ export const RECORD_0033 =
 
 /** Record 0047: Cline 3.0.65's own loading and approval, and the orchestrator's all node. */
 export const RECORD_0047 = "docs/measurements/0047-cline-instructions-approval-cline-3.0.65.json";
+/** Record 0051: Kimi Code 2.1.0's own loading and -p approval, and the orchestrator's workspace and all nodes. */
+export const RECORD_0051 = "docs/measurements/0051-kimi-instructions-approval-kimi-2.1.0.json";
 
 const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
 const refused = (why: string, record?: string): SupportCell =>
@@ -87,7 +89,8 @@ const opencode = (evidence: string): SupportCell => ({
   record: RECORD_0028,
   evidence: `${evidence}; never a file above the git root, workspace outside and under HOME, 3 of 3 spawns per arm`,
 });
-const KIMI_WALK = "kimi has no switch that skips the repository walk";
+const KIMI_WALK =
+  "Kimi Code reads the workspace's AGENTS.md files whenever it reads its home's, and its one switch that drops them (--agent-file, 2.x) replaces its whole system prompt and drops the home's too (record 0051)";
 const GROK_TRUST = "grok reads the project's instruction files whenever it trusts the folder";
 const CURSOR_NOT_ON_NPM = unmeasured(
   "Cursor's agent (cursor-agent) is not published on the npm registry, so witness cannot install it into its vendor cache or measure it; it keeps its own conventions",
@@ -120,6 +123,12 @@ const copilot = (evidence: string): SupportCell => ({
 
 const CLINE_RULES_ALWAYS =
   "Cline 3.0.65 reads the cwd's AGENTS.md, .clinerules and .cline/rules and the home's ~/.agents/AGENTS.md, ~/.cline/rules, ~/Cline/Rules and ~/Documents/Cline/Rules in every mode, and no flag or variable keeps them out (-s replaces the base prompt and keeps the rules; CLINE_DIR moves ~/.cline only)";
+// Not honoured yet: `witness adr check` needs a whole confirming record on the lock's 7.7.7, and
+// its spawns (12 s of CPU each) outran the 60 s spawn timeout on this loaded machine now and then.
+const kilo = (evidence: string): SupportCell =>
+  unmeasured(
+    `${evidence} in every spawn of record 0050 on 7.0.33 and in every spawn that finished on 7.7.7 (the 7.0.33 and 7.7.7 records of 0050); no whole confirming record on the lock's 7.7.7 yet (a spawn outran the 60 s timeout); refused while .kilocoderules, .kilocode/rules or ~/.kilocode/rules would load past the switch`,
+  );
 
 /** The support table, backend × value. Refusals need only a loader seen without a switch (docs/background.md#ac-support). */
 export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
@@ -190,15 +199,33 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
         "unchanged loading read the workspace's AGENTS.md and ~/.config/opencode/AGENTS.md, nothing above the git root, workspace outside and under HOME, 3 of 3 spawns per arm",
     },
   },
+  kilo: {
+    none: kilo(
+      "KILO_DISABLE_PROJECT_CONFIG=1 and a per-run KILO_CONFIG_DIR with an empty AGENTS.md kept the workspace's AGENTS.md and CLAUDE.md and ~/.config/kilo/AGENTS.md out",
+    ),
+    workspace: kilo(
+      "a per-run KILO_CONFIG_DIR with an empty AGENTS.md loaded the workspace's AGENTS.md and not ~/.config/kilo/AGENTS.md",
+    ),
+    operator: kilo(
+      "KILO_DISABLE_PROJECT_CONFIG=1 loaded ~/.config/kilo/AGENTS.md and not the workspace's AGENTS.md or CLAUDE.md",
+    ),
+    all: kilo("unchanged loading read the workspace's AGENTS.md and ~/.config/kilo/AGENTS.md"),
+  },
   kimi: {
     none: refused(KIMI_WALK),
-    workspace: unmeasured(
-      "the ambient_context decision reports a KIMI_CODE_HOME overlay; witness has no record of it",
-    ),
+    workspace: {
+      verdict: "honoured",
+      record: RECORD_0051,
+      evidence:
+        "a per-run KIMI_CODE_HOME without AGENTS.md and skills loaded the workspace's AGENTS.md and .kimi-code/AGENTS.md and not ~/.kimi-code/AGENTS.md, nothing above the git root, workspace outside HOME, 3 of 3 spawns on 2.1.0; refused while ~/.agents/AGENTS.md exists (read from HOME whatever KIMI_CODE_HOME says, record 0051's default arm)",
+    },
     operator: refused(KIMI_WALK),
-    all: unmeasured(
-      "the ambient_context decision reports kimi's native loading; witness has no record of it",
-    ),
+    all: {
+      verdict: "honoured",
+      record: RECORD_0051,
+      evidence:
+        "unchanged loading read the workspace's AGENTS.md and .kimi-code/AGENTS.md and ~/.kimi-code/AGENTS.md, nothing above the git root, workspace outside HOME, 3 of 3 spawns on 2.1.0",
+    },
   },
   grok: {
     none: refused(GROK_TRUST),

@@ -24,6 +24,8 @@ export const FULL_ACCESS_RENDERINGS: Readonly<Partial<Record<Adapter, string>>> 
   // Record 0047 (arm tools-default): with no flag a write outside the workspace ran. --yolo would
   // too, but a yolo run ends only at a submit_and_exit call, which a worker's model may never make.
   cline: "no flag: its act mode auto-approves every tool, outside the workspace too",
+  // Record 0050 (arm tools-auto): a write outside the workspace ran, where no flag auto-rejected it.
+  kilo: "run --auto (every ask approved that no rule denies)",
 };
 
 /** What the access decision reads. `filesystem` is the effective policy; `nodeFilesystem` the node's own. */

@@ -16,6 +16,8 @@ export const DISPLAY_NAMES: Readonly<Record<Adapter, string>> = {
   qwen: "Qwen Code",
   copilot: "GitHub Copilot CLI",
   cline: "Cline",
+  kilo: "Kilo Code",
+  kimi: "Kimi Code",
 };
 
 const CLAUDE: Readonly<Record<"isolated" | "loaded", string>> = {

@@ -6,6 +6,8 @@ import { codexDriver } from "./codex.js";
 import { copilotDriver } from "./copilot.js";
 import type { ProbeDriver } from "./driver.js";
 import { geminiDriver } from "./gemini.js";
+import { kiloDriver } from "./kilo.js";
+import { kimiDriver } from "./kimi.js";
 import { opencodeDriver } from "./opencode.js";
 import { piDriver } from "./pi.js";
 import { qwenDriver } from "./qwen.js";
@@ -19,6 +21,8 @@ const DRIVERS: Readonly<Record<ProbeCliName, ProbeDriver>> = {
   opencode: opencodeDriver,
   copilot: copilotDriver,
   cline: clineDriver,
+  kilo: kiloDriver,
+  kimi: kimiDriver,
 };
 
 /** The driver of a CLI witness supports. */

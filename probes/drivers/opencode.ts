@@ -69,11 +69,13 @@ async function prepare(input: PrepareInput): Promise<void> {
   }
 }
 
-async function readTranscript(
+/** Reads the database opencode (or Kilo, its fork with the same tables) wrote in the cell. */
+export async function readOpencodeTranscript(
   env: Readonly<Record<string, string>>,
   hints: TranscriptHints,
+  cli: "opencode" | "kilo" = "opencode",
 ): Promise<TranscriptFacts> {
-  const path = opencodeDbPath(env);
+  const path = opencodeDbPath(env, cli);
   if (path === null || !existsSync(path)) return noTranscript();
   const db = await readOpencodeDb(path, { markers: hints.markers });
   const calls = new Map<string, RecordedCall>();
@@ -122,7 +124,7 @@ export const opencodeDriver: ProbeDriver = {
   prepare,
   // opencode has no notion of a trusted folder.
   trustWorkspace: () => Promise.resolve(),
-  readTranscript,
+  readTranscript: (env, hints) => readOpencodeTranscript(env, hints),
   classify: classifyOpencodeCall,
   // After a run the rows are often only in the write-ahead log.
   sessionFixture: { companions: ["-wal"] },

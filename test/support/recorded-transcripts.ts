@@ -1,6 +1,6 @@
 // Test helper: the recorded fixtures (transcript, meta.json, truth.json), and copies placed into
 // a temp HOME where the CLI wrote them.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -56,7 +56,7 @@ export type TruthCall = z.infer<typeof truthCallSchema>;
 /** The ground truth of one recording, built from the cell, never from the transcript. */
 export const truthSchema = z.object({
   schema: z.literal("witness.transcript-truth/1"),
-  cli: z.enum(["claude-code", "codex", "copilot"]),
+  cli: z.enum(["claude-code", "codex", "copilot", "kilo", "kimi"]),
   version: z.string(),
   scenario: z.string(),
   /** The binary and arguments the cell ran. */
@@ -82,7 +82,7 @@ export type Truth = z.infer<typeof truthSchema>;
 export interface Recorded {
   dir: string;
   name: string;
-  cli: "claude-code" | "codex" | "copilot";
+  cli: "claude-code" | "codex" | "copilot" | "kilo" | "kimi";
   version: string;
   scenario: string;
   /** The session.jsonl or rollout.jsonl the CLI wrote. */
@@ -135,6 +135,11 @@ export async function homeWith(...runs: Recorded[]): Promise<string> {
       const target = join(home, to);
       await mkdir(dirname(target), { recursive: true });
       await copyFile(from, target);
+    }
+    // A session's companion files go beside it (Kilo's kilo.db-wal).
+    for (const suffix of driverFor(r.cli).sessionFixture?.companions ?? []) {
+      const from = `${r.file}${suffix}`;
+      if (existsSync(from)) await copyFile(from, join(home, `${r.meta.sessionPath}${suffix}`));
     }
   }
   return home;
