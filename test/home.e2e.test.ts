@@ -55,6 +55,9 @@ const MARKERS = [
   ".cline/data/settings/providers.json",
   ".cline/rules/operator.md",
   ".agents/AGENTS.md",
+  ".config/kilo/AGENTS.md",
+  ".kimi-code/AGENTS.md",
+  ".kimi-code/config.toml",
   ...SESSION_FILES,
 ];
 
