@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { MeasurementRecord } from "../measurements/record.js";
-import { marker, observation } from "../test/support/observations.js";
+import { demoRecord, marker, observation } from "../test/support/observations.js";
 import { questionsOf } from "./evidence-questions.js";
 
 const spawn = (seen: boolean, index: number) => ({
@@ -26,28 +26,9 @@ const spawn = (seen: boolean, index: number) => ({
 });
 
 function record(version: string): MeasurementRecord {
-  return {
-    schema: "witness.record/1",
-    protocol: {
-      id: "0001",
-      slug: "demo",
-      title: "Does HOME's CLAUDE.md reach the model?",
-      adr: "0001",
-      hypothesis: "It does.",
-      file: "docs/prereg/0001-demo.yaml",
-      canonicalHash: "sha256:l",
-      bytesHash: "sha256:b",
-      lockCommit: "c",
-      lockedAt: "2026-01-01T00:00:00.000Z",
-    },
-    cli: { name: "claude-code", version, versionsRun: [version] },
-    machine: { platform: "linux", release: "6", arch: "x64", node: "v20", cpus: 2 },
-    isolation: ["netns"],
-    startedAt: "2026-01-02T00:00:00.000Z",
-    finishedAt: "2026-01-02T00:00:01.000Z",
-    spawnsPerArm: 3,
-    verdictRule: "",
-    arms: [
+  return demoRecord(
+    version,
+    [
       {
         id: "bare",
         description: "no flags",
@@ -57,8 +38,11 @@ function record(version: string): MeasurementRecord {
         spawns: [spawn(true, 1), spawn(true, 2), spawn(false, 3)],
       },
     ],
-    verdict: "inconclusive",
-  };
+    {
+      protocol: { title: "Does HOME's CLAUDE.md reach the model?", hypothesis: "It does." },
+      spawnsPerArm: 3,
+    },
+  );
 }
 
 describe("the questions the evidence page leads with", () => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { observation } from "../test/support/observations.js";
+import { demoRecord, observation } from "../test/support/observations.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import { driftTables, readRecordFilesIn, renderDriftMarkdown } from "./drift.js";
 import type { MeasurementRecord } from "./record.js";
@@ -16,48 +16,22 @@ function record(
   const refused = observation({
     rejectedArgv: { flag: "--tools", message: "error: unknown option '--tools'" },
   });
-  return {
-    schema: "witness.record/1",
-    protocol: {
-      id: "0001",
-      slug: "demo",
-      title: "t",
-      adr: "0001",
-      hypothesis: "h",
-      file: "docs/prereg/0001-demo.yaml",
-      canonicalHash: "sha256:lock1",
-      bytesHash: "sha256:b",
-      lockCommit: "c",
-      lockedAt: "2026-01-01T00:00:00.000Z",
-    },
-    cli: { name: "claude-code", version, versionsRun: [version] },
-    machine: { platform: "linux", release: "6", arch: "x64", node: "v20", cpus: 2 },
-    isolation: ["netns"],
-    startedAt: "2026-01-02T00:00:00.000Z",
-    finishedAt: "2026-01-02T00:00:01.000Z",
-    spawnsPerArm: 1,
-    verdictRule: "",
-    arms: [
+  const spawn = { index: 1, status: "fault" as const, faults: [], predicates: [] };
+  const base = demoRecord(
+    version,
+    [
       {
         id: "only",
         description: "d",
         verdict,
         reasons: [],
         tally: [],
-        spawns: [
-          {
-            index: 1,
-            status: "fault",
-            faults: [],
-            observation: verdict === "inconclusive" ? refused : null,
-            predicates: [],
-          },
-        ],
+        spawns: [{ ...spawn, observation: verdict === "inconclusive" ? refused : null }],
       },
     ],
-    verdict,
-    ...extra,
-  };
+    { protocol: { canonicalHash: "sha256:lock1" } },
+  );
+  return { ...base, ...extra };
 }
 
 describe("records read from a directory", () => {

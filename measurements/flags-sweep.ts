@@ -57,27 +57,30 @@ export interface FlagSweepOptions {
   signal?: AbortSignal;
 }
 
-const SEPARATOR = "~";
-
-/** The arm with `flag` cached at `value`, named so its variant is found again in the record. */
-function variant(arm: Arm, flag: string, value: boolean): Arm {
-  return {
-    ...arm,
-    id: `${arm.id}${SEPARATOR}${flag}=${String(value)}`,
-    fixture: { ...arm.fixture, featureFlags: { ...arm.fixture.featureFlags, [flag]: value } },
-  };
+/** One arm's variant: the arm with `flag` cached at `value`, under an id of its own. */
+interface Variant {
+  of: string;
+  flag: string;
+  value: boolean;
+  arm: Arm;
 }
 
-/** Each arm as locked and its variants: a value the arm already caches is not run twice. */
-export function sweepArms(arms: readonly Arm[], flags: readonly string[]): Arm[] {
-  return arms.flatMap((arm) => [
-    arm,
-    ...flags.flatMap((flag) =>
-      [true, false]
-        .filter((value) => arm.fixture.featureFlags?.[flag] !== value)
-        .map((value) => variant(arm, flag, value)),
-    ),
-  ]);
+/** Each arm's variants: every flag at both values, but a value the arm already caches. */
+export function variantsOf(arm: Arm, flags: readonly string[]): Variant[] {
+  return flags.flatMap((flag) =>
+    [true, false]
+      .filter((value) => arm.fixture.featureFlags?.[flag] !== value)
+      .map((value) => ({
+        of: arm.id,
+        flag,
+        value,
+        arm: {
+          ...arm,
+          id: `${arm.id}~${flag}=${String(value)}`,
+          fixture: { ...arm.fixture, featureFlags: { ...arm.fixture.featureFlags, [flag]: value } },
+        },
+      })),
+  );
 }
 
 /** Runs the sweep: one run of every arm and variant, through the same spawn step as `witness run`. */
@@ -96,8 +99,6 @@ export async function sweepFlags(options: FlagSweepOptions): Promise<FlagSweepRe
     );
   if (options.cli !== undefined && options.cli.name !== name)
     throw new UsageError(`--cli: expected a version of ${name}, the protocol's CLI`);
-  if ("orchestrator" in (protocol.arms[0]?.launch ?? {}))
-    throw new UsageError(`${options.file}: an orchestrator launch does not take flags yet`);
   const flags = options.flags ?? row.flagCache.known.map((f) => f.name);
   const badFlag = flags.find((f) => !/^[A-Za-z0-9_.-]+$/.test(f));
   if (badFlag !== undefined)
@@ -110,10 +111,16 @@ export async function sweepFlags(options: FlagSweepOptions): Promise<FlagSweepRe
       `--arm: expected an arm of ${protocol.id} (${protocol.arms.map((a) => a.id).join(", ")}); got ${unknownArm}`,
     );
   const chosen = protocol.arms.filter((a) => options.arms?.includes(a.id) ?? true);
+  const orchestrated = chosen.find((a) => "orchestrator" in a.launch);
+  if (orchestrated !== undefined)
+    throw new UsageError(
+      `${options.file}: arm ${orchestrated.id}: an orchestrator launch does not take flags yet`,
+    );
   const cli = options.cli ?? protocol.cli;
   const pins = chosen.flatMap((a) => (a.runtime ? [a.runtime.node] : []));
   await (options.install ?? defaultInstall)([cli], options.cacheDir, pins);
-  const swept = { ...protocol, arms: sweepArms(chosen, flags) };
+  const variants = chosen.flatMap((arm) => variantsOf(arm, flags));
+  const swept = { ...protocol, arms: [...chosen, ...variants.map((v) => v.arm)] };
   const record = await runProtocol(
     { ...check, loaded: { ...check.loaded, protocol: swept } },
     {
@@ -128,14 +135,16 @@ export async function sweepFlags(options: FlagSweepOptions): Promise<FlagSweepRe
   const verdictOf = new Map(record.arms.map((a) => [a.id, a.verdict]));
   const rows = chosen.map((arm) => {
     const verdict = verdictOf.get(arm.id) ?? "inconclusive";
-    const variants = sweepArms([arm], flags)
-      .slice(1)
-      .map((v) => {
-        const [flag = "", value = ""] = v.id.slice(arm.id.length + 1).split("=");
-        const got = verdictOf.get(v.id) ?? "inconclusive";
-        return { flag, value: value === "true", verdict: got, changed: got !== verdict };
-      });
-    return { arm: arm.id, verdict, variants };
+    return {
+      arm: arm.id,
+      verdict,
+      variants: variants
+        .filter((v) => v.of === arm.id)
+        .map(({ flag, value, arm: v }) => {
+          const got = verdictOf.get(v.id) ?? "inconclusive";
+          return { flag, value, verdict: got, changed: got !== verdict };
+        }),
+    };
   });
   return { protocol: protocol.id, cli: `${cli.name}@${cli.version}`, flags: [...flags], rows };
 }

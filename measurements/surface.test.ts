@@ -1,52 +1,22 @@
 import { describe, expect, it } from "vitest";
 
 import type { Observation } from "../probes/contracts/observation.js";
-import { observation } from "../test/support/observations.js";
+import { demoRecord, observation } from "../test/support/observations.js";
 import type { MeasurementRecord } from "./record.js";
 import { renderSurfaceMarkdown, surfaceChanges } from "./surface.js";
 
 function record(version: string, o: Partial<Observation>): MeasurementRecord {
-  return {
-    schema: "witness.record/1",
-    protocol: {
-      id: "0001",
-      slug: "demo",
-      title: "t",
-      adr: "0001",
-      hypothesis: "h",
-      file: "docs/prereg/0001-demo.yaml",
-      canonicalHash: "sha256:l",
-      bytesHash: "sha256:b",
-      lockCommit: "c",
-      lockedAt: "2026-01-01T00:00:00.000Z",
+  const spawn = { index: 1, status: "as-expected" as const, faults: [], predicates: [] };
+  return demoRecord(version, [
+    {
+      id: "only",
+      description: "d",
+      verdict: "confirmed",
+      reasons: [],
+      tally: [],
+      spawns: [{ ...spawn, observation: observation(o) }],
     },
-    cli: { name: "claude-code", version, versionsRun: [version] },
-    machine: { platform: "linux", release: "6", arch: "x64", node: "v20", cpus: 2 },
-    isolation: ["netns"],
-    startedAt: "2026-01-02T00:00:00.000Z",
-    finishedAt: "2026-01-02T00:00:01.000Z",
-    spawnsPerArm: 1,
-    verdictRule: "",
-    arms: [
-      {
-        id: "only",
-        description: "d",
-        verdict: "confirmed",
-        reasons: [],
-        tally: [],
-        spawns: [
-          {
-            index: 1,
-            status: "as-expected",
-            faults: [],
-            predicates: [],
-            observation: observation(o),
-          },
-        ],
-      },
-    ],
-    verdict: "confirmed",
-  };
+  ]);
 }
 
 const traced = (paths: string[]): Partial<Observation> => ({

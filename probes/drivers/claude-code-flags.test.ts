@@ -69,6 +69,13 @@ describe("flags a fixture sets for Claude Code", () => {
     });
   });
 
+  it("leave a planted ~/.claude.json that is not JSON alone, and the spawn's input then says so", async () => {
+    await writeFile(join(home, ".claude.json"), "{not json");
+    await plantClaudeCodeFlags(home, { f: true });
+    expect(await readFile(join(home, ".claude.json"), "utf8")).toBe("{not json");
+    expect((await claudeCodeFlags(input({}))).source).toBe("built-in-unreachable");
+  });
+
   it("make a ~/.claude.json when the cell has none", async () => {
     await plantClaudeCodeFlags(home, { f: "x" });
     expect((await claudeCodeFlags(input({}))).values).toEqual({ f: "x" });

@@ -2,10 +2,11 @@
 // witness sets) the flag service is off and the release's compiled defaults apply; with it off and
 // the service unreachable (always, offline), the copy cached in ~/.claude.json
 // (`cachedGrowthBookFeatures`) applies when there is one. Record 0020's start-up mode follows one.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import type { FeatureFlags, PrepareInput } from "./driver.js";
+import { overlayJsonSettings } from "./shared.js";
 
 /** The most bytes of ~/.claude.json read for the cache (the file is small; a bound, named). */
 const MAX_CONFIG = 4 * 1024 * 1024;
@@ -45,21 +46,14 @@ export async function claudeCodeFlags(input: PrepareInput): Promise<FeatureFlags
 }
 
 /**
- * Sets flag values the way Claude Code caches them, merged into ~/.claude.json (the trust the cell
- * wrote stays): the CLI reads them when its flag service is on and unreachable, as offline.
+ * Sets flag values the way Claude Code caches them, laid over ~/.claude.json (the trust the cell
+ * wrote and other cached values stay; these win): the CLI reads them when its flag service is on
+ * and unreachable, as offline. A planted ~/.claude.json that is not a JSON object is left alone,
+ * and the spawn's flag input then says nothing is cached.
  */
-export async function plantClaudeCodeFlags(
+export function plantClaudeCodeFlags(
   home: string,
   values: Readonly<Record<string, unknown>>,
 ): Promise<void> {
-  const file = join(home, ".claude.json");
-  const text = await readFile(file, "utf8").catch(() => null);
-  let config: Record<string, unknown> = {};
-  if (text !== null) {
-    const parsed = JSON.parse(text) as unknown;
-    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed))
-      config = parsed as Record<string, unknown>;
-  }
-  const cached = { ...(await cachedFeatures(home)), ...values };
-  await writeFile(file, JSON.stringify({ ...config, cachedGrowthBookFeatures: cached }, null, 2));
+  return overlayJsonSettings(join(home, ".claude.json"), { cachedGrowthBookFeatures: values });
 }

@@ -7,15 +7,12 @@ import { join } from "node:path";
 
 import { CLI_CATALOG } from "../../clis/catalog.js";
 import { classifyClineCall } from "../../clis/cline/outcome.js";
-import type { RecordedCall } from "../../clis/outcome.js";
 import {
   clineRecorded,
   clineSessionsDir,
   newestClineSession,
   readClineSession,
 } from "../../transcripts/cline-session.js";
-import { driftWarnings } from "../../transcripts/drift.js";
-import type { ToolOutcome } from "../contracts/observation.js";
 import { anthropicMessages } from "../fake/anthropic-messages.js";
 import {
   noTranscript,
@@ -25,7 +22,7 @@ import {
   type TranscriptFacts,
   type TranscriptHints,
 } from "./driver.js";
-import { DUMMY_KEY, plantJsonSettings } from "./shared.js";
+import { DUMMY_KEY, plantJsonSettings, sessionTranscript } from "./shared.js";
 
 /** A model id Cline knows as Anthropic's (its id decides the prompt and the tool protocol). */
 export const CLINE_MODEL = "claude-sonnet-4-5";
@@ -92,25 +89,7 @@ async function readTranscript(
   const path = root === null ? null : await newestClineSession(root);
   if (path === null) return noTranscript();
   const session = await readClineSession(path, { markers: hints.markers });
-  const calls = new Map<string, RecordedCall>();
-  const outcomes = new Map<string, ToolOutcome>();
-  for (const call of session.toolCalls) {
-    const recorded = clineRecorded(call);
-    calls.set(call.id, recorded);
-    outcomes.set(call.id, classifyClineCall({ wire: null, recorded }).outcome);
-  }
-  return {
-    ...noTranscript(),
-    path,
-    markersSeen: new Set(session.markersSeen),
-    permissionMode: session.modes.at(-1) ?? null,
-    permissionModes: session.modes,
-    calls,
-    outcomes,
-    model: session.models.at(-1) ?? null,
-    finalText: session.finalText,
-    warnings: driftWarnings(path, session.drift),
-  };
+  return sessionTranscript(path, session, clineRecorded, classifyClineCall);
 }
 
 /** Cline 3.x (`cline`), as the probe cell runs it. */

@@ -6,14 +6,12 @@ import { dirname, join } from "node:path";
 
 import { CLI_CATALOG } from "../../clis/catalog.js";
 import { classifyCopilotCall } from "../../clis/copilot/outcome.js";
-import type { RecordedCall } from "../../clis/outcome.js";
 import {
   copilotHomeDir,
   copilotRecorded,
   newestCopilotSession,
   readCopilotSession,
 } from "../../transcripts/copilot-session.js";
-import { driftWarnings } from "../../transcripts/drift.js";
 import { openaiChat } from "../fake/openai-chat.js";
 import {
   type CellPaths,
@@ -23,7 +21,7 @@ import {
   type TranscriptFacts,
   type TranscriptHints,
 } from "./driver.js";
-import { DUMMY_KEY } from "./shared.js";
+import { DUMMY_KEY, sessionTranscript } from "./shared.js";
 
 /** A model name Copilot does not know: a catalog name (gpt-5.4) would swap its tool set. */
 export const COPILOT_MODEL = "witness-fake-model";
@@ -72,25 +70,12 @@ async function readTranscript(
   const path = home === null ? null : await newestCopilotSession(home);
   if (path === null) return noTranscript();
   const session = await readCopilotSession(path, { markers: hints.markers });
-  const calls = new Map<string, RecordedCall>();
-  const outcomes = new Map<string, ReturnType<typeof classifyCopilotCall>["outcome"]>();
-  for (const call of session.toolCalls) {
-    const recorded = copilotRecorded(call);
-    calls.set(call.id, recorded);
-    outcomes.set(call.id, classifyCopilotCall({ wire: null, recorded }).outcome);
-  }
-  return {
-    ...noTranscript(),
+  return sessionTranscript(
     path,
-    markersSeen: new Set(session.markersSeen),
-    permissionMode: session.permissionModes.at(-1) ?? null,
-    permissionModes: session.permissionModes,
-    calls,
-    outcomes,
-    model: session.models.at(-1) ?? null,
-    finalText: session.finalText,
-    warnings: driftWarnings(path, session.drift),
-  };
+    { ...session, modes: session.permissionModes },
+    copilotRecorded,
+    classifyCopilotCall,
+  );
 }
 
 /** GitHub Copilot CLI (`@github/copilot`), as the probe cell runs it. */

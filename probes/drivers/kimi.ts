@@ -7,15 +7,12 @@ import { join } from "node:path";
 
 import { CLI_CATALOG } from "../../clis/catalog.js";
 import { classifyKimiCall } from "../../clis/kimi/outcome.js";
-import type { RecordedCall } from "../../clis/outcome.js";
-import { driftWarnings } from "../../transcripts/drift.js";
 import {
   kimiHomeDir,
   kimiRecorded,
   kimiSessionFile,
   readKimiWire,
 } from "../../transcripts/kimi-wire.js";
-import type { ToolOutcome } from "../contracts/observation.js";
 import { openaiChat } from "../fake/openai-chat.js";
 import {
   type CellPaths,
@@ -25,7 +22,7 @@ import {
   type TranscriptFacts,
   type TranscriptHints,
 } from "./driver.js";
-import { DUMMY_KEY } from "./shared.js";
+import { DUMMY_KEY, sessionTranscript } from "./shared.js";
 
 /** The model id the cell's Kimi sends (KIMI_MODEL_NAME). */
 export const KIMI_MODEL = "fake-model";
@@ -70,25 +67,12 @@ async function readTranscript(
   const path = home === null ? null : await kimiSessionFile(home, hints.stderr);
   if (path === null) return noTranscript();
   const session = await readKimiWire(path, { markers: hints.markers });
-  const calls = new Map<string, RecordedCall>();
-  const outcomes = new Map<string, ToolOutcome>();
-  for (const call of session.toolCalls) {
-    const recorded = kimiRecorded(call);
-    calls.set(call.id, recorded);
-    outcomes.set(call.id, classifyKimiCall({ wire: null, recorded }).outcome);
-  }
-  return {
-    ...noTranscript(),
+  return sessionTranscript(
     path,
-    markersSeen: new Set(session.markersSeen),
-    permissionMode: session.permissionModes.at(-1) ?? null,
-    permissionModes: session.permissionModes,
-    calls,
-    outcomes,
-    model: session.models.at(-1) ?? null,
-    finalText: session.finalText,
-    warnings: driftWarnings(path, session.drift),
-  };
+    { ...session, modes: session.permissionModes },
+    kimiRecorded,
+    classifyKimiCall,
+  );
 }
 
 /** Kimi Code (`@moonshot-ai/kimi-code`), as the probe cell runs it. */

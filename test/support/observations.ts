@@ -1,4 +1,5 @@
 // Hand-built observations and protocols for unit tests of predicates, verdicts and records.
+import type { MeasurementRecord } from "../../measurements/record.js";
 import type { Observation } from "../../probes/contracts/observation.js";
 
 /** An observation of a clean spawn; override what a test needs. */
@@ -71,3 +72,44 @@ arms:
 
 /** An installer for runs whose probe is a stand-in: there is no CLI to install. */
 export const noInstall = (): Promise<void> => Promise.resolve();
+
+/**
+ * A record of demo protocol 0001 on claude-code@`version` holding `arms`, every other field fixed
+ * (protocol fields may be overridden); its verdict follows the arms' as the runner's rule does.
+ */
+export function demoRecord(
+  version: string,
+  arms: MeasurementRecord["arms"],
+  extra: { protocol?: Partial<MeasurementRecord["protocol"]>; spawnsPerArm?: number } = {},
+): MeasurementRecord {
+  const verdicts = arms.map((a) => a.verdict);
+  return {
+    schema: "witness.record/1",
+    protocol: {
+      id: "0001",
+      slug: "demo",
+      title: "t",
+      adr: "0001",
+      hypothesis: "h",
+      file: "docs/prereg/0001-demo.yaml",
+      canonicalHash: "sha256:l",
+      bytesHash: "sha256:b",
+      lockCommit: "c",
+      lockedAt: "2026-01-01T00:00:00.000Z",
+      ...extra.protocol,
+    },
+    cli: { name: "claude-code", version, versionsRun: [version] },
+    machine: { platform: "linux", release: "6", arch: "x64", node: "v20", cpus: 2 },
+    isolation: ["netns"],
+    startedAt: "2026-01-02T00:00:00.000Z",
+    finishedAt: "2026-01-02T00:00:01.000Z",
+    spawnsPerArm: extra.spawnsPerArm ?? 1,
+    verdictRule: "",
+    arms,
+    verdict: verdicts.includes("inconclusive")
+      ? "inconclusive"
+      : verdicts.includes("refuted")
+        ? "refuted"
+        : "confirmed",
+  };
+}
