@@ -36,6 +36,8 @@ export const journalHeaderSchema = z.object({
   /** Protocol files, absolute (the run's `--all` already expanded). */
   files: z.array(z.string()),
   spawns: z.number().int().positive().optional(),
+  /** `--timeout`, in ms: every spawn of the run, resumed ones too, gets the same limit. */
+  timeoutMs: z.number().int().positive().optional(),
   clis: z.array(z.object({ name: z.string(), version: z.string() })).optional(),
   arms: z.array(z.string()).optional(),
   startedAt: z.string(),

@@ -158,6 +158,8 @@ export const recordSchema = z.object({
   startedAt: z.string(),
   finishedAt: z.string(),
   spawnsPerArm: z.number().int(),
+  /** A spawn's time limit when the run set one (`witness run --timeout`); absent: 60 s. */
+  spawnTimeoutMs: z.number().int().positive().optional(),
   verdictRule: z.string(),
   arms: z.array(armRecordSchema),
   verdict: verdictSchema,

@@ -168,7 +168,7 @@ export function renderMarkdown(record: MeasurementRecord): string {
     ...(record.containment === undefined
       ? []
       : [`- containment: ${record.containment.join("; ") || "not measured"}`]),
-    `- run: ${record.startedAt} to ${record.finishedAt}, ${record.spawnsPerArm} spawns per arm`,
+    `- run: ${record.startedAt} to ${record.finishedAt}, ${record.spawnsPerArm} spawns per arm${timeLimitText(record)}`,
     ...(record.witness === undefined ? [] : [`- witness: ${witnessText(record.witness)}`]),
     ...(reuseText(record) === null ? [] : [`- spawn cache: ${reuseText(record)}`]),
     "",
@@ -193,4 +193,10 @@ export function renderMarkdown(record: MeasurementRecord): string {
     "",
     ...record.arms.flatMap(armLines),
   ].join("\n");
+}
+
+// A run's spawn time limit, said only when it was not the default.
+function timeLimitText(record: MeasurementRecord): string {
+  const ms = record.spawnTimeoutMs;
+  return ms === undefined ? "" : `, a spawn's time limit ${ms / 1000} s`;
 }

@@ -40,6 +40,8 @@ export interface RunProtocolsOptions {
   all?: boolean;
   spawns?: number;
   jobs?: number;
+  /** A spawn's time limit, stated in each record (default: the probe's, 60 s). */
+  timeoutMs?: number;
   keep?: boolean;
   onCellKept?: (dir: string) => void;
   /** Records directory (default the repository's docs/measurements). */

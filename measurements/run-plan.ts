@@ -94,6 +94,7 @@ export async function planRun(options: RunProtocolsOptions): Promise<RunPlan> {
     spawns: options.spawns ?? check.loaded.protocol.spawns,
     arms: check.loaded.protocol.arms,
     selection: null,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   }));
   const selected = await selectArms(all, {
     ...(options.arms === undefined ? {} : { arms: options.arms }),

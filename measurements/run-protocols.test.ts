@@ -157,6 +157,39 @@ describe("runProtocols", () => {
     expect(await readdir(out())).toEqual([]);
   });
 
+  it("gives every spawn the run's --timeout and states it in the record; none given, neither", async () => {
+    await lockProtocol(REL, { cwd: repo.dir });
+    const limits: number[] = [];
+    const probe: ProbeFn = (spec, options) => {
+      limits.push(spec.timeoutMs);
+      return seeing(["A"])(spec, options);
+    };
+    const [set] = await runProtocols({
+      cwd: repo.dir,
+      all: true,
+      install: noInstall,
+      probe,
+      out: out(),
+      timeoutMs: 150_000,
+    });
+    expect(new Set(limits)).toEqual(new Set([150_000]));
+    const record = recordSchema.parse(JSON.parse(await readFile(set?.written.json ?? "", "utf8")));
+    expect(record.spawnTimeoutMs).toBe(150_000);
+    expect(await readFile(set?.written.md ?? "", "utf8")).toContain("a spawn's time limit 150 s");
+    limits.length = 0;
+    const [unset] = await runProtocols({
+      cwd: repo.dir,
+      all: true,
+      install: noInstall,
+      probe,
+      out: out(),
+      fresh: true,
+    });
+    expect(new Set(limits)).toEqual(new Set([60_000]));
+    const plain = recordSchema.parse(JSON.parse(await readFile(unset?.written.json ?? "", "utf8")));
+    expect(plain.spawnTimeoutMs).toBeUndefined();
+  });
+
   it("asks for protocols or --all, not neither and not both", async () => {
     await expect(
       runProtocols({ cwd: repo.dir, install: noInstall, probe: seeing([]) }),

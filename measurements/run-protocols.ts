@@ -105,6 +105,7 @@ async function runJournal(
       out: plan.out,
       files: [...new Set(entries.map((e) => resolve(plan.cwd, e.check.loaded.file)))],
       ...(options.spawns === undefined ? {} : { spawns: options.spawns }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.clis === undefined ? {} : { clis: [...options.clis] }),
       ...(options.arms === undefined && options.rerun === undefined
         ? {}

@@ -21,6 +21,7 @@ export async function resumeRun(given: RunProtocolsOptions): Promise<ResumedRun>
     given.rerun === undefined ? null : "--rerun",
     given.shard === undefined ? null : "--shard",
     given.spawns === undefined ? null : "--spawns",
+    given.timeoutMs === undefined ? null : "--timeout",
     given.out === undefined ? null : "--out",
   ].filter((x) => x !== null);
   if (named.length > 0)
@@ -38,6 +39,7 @@ export async function resumeRun(given: RunProtocolsOptions): Promise<ResumedRun>
     all: false,
     out: header.out,
     ...(header.spawns === undefined ? {} : { spawns: header.spawns }),
+    ...(header.timeoutMs === undefined ? {} : { timeoutMs: header.timeoutMs }),
     ...(header.clis === undefined ? {} : { clis: header.clis.map((c) => cliRefSchema.parse(c)) }),
     ...(header.arms === undefined ? {} : { arms: header.arms }),
   };

@@ -173,6 +173,7 @@ export function recordFrame(
       ...(extras.witness === undefined ? {} : { witness: extras.witness }),
       machine: extras.machine ?? thisMachine(),
       spawnsPerArm: entry.spawns,
+      ...(entry.timeoutMs === undefined ? {} : { spawnTimeoutMs: entry.timeoutMs }),
       verdictRule: VERDICT_RULE,
     },
     arms: entry.arms.map((arm) => ({
@@ -222,6 +223,7 @@ export function assembleRecord(
     startedAt: times.startedAt,
     finishedAt: times.finishedAt,
     spawnsPerArm: header.spawnsPerArm,
+    ...(header.spawnTimeoutMs === undefined ? {} : { spawnTimeoutMs: header.spawnTimeoutMs }),
     verdictRule: header.verdictRule,
     arms,
     verdict: overallVerdict(arms),

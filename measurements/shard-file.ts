@@ -23,6 +23,7 @@ export const shardEntrySchema = z.object({
     witness: true,
     machine: true,
     spawnsPerArm: true,
+    spawnTimeoutMs: true,
     verdictRule: true,
   }),
   arms: z.array(

@@ -16,6 +16,8 @@ export interface RunEntry {
   arms: Arm[];
   /** Set when only some arms run. */
   selection: Selection | null;
+  /** A spawn's time limit when the run sets one (`--timeout`); else the probe's default. */
+  timeoutMs?: number;
 }
 
 /** One spawn of a run: which entry and arm, its index within the arm, and what to launch. */
@@ -74,6 +76,7 @@ export function planSpawns(entries: readonly RunEntry[]): PlannedSpawn[] {
           launch: arm.launch,
           ...(arm.runtime === undefined ? {} : { runtime: arm.runtime }),
           ...(arm.traceFiles === true ? { traceFiles: true } : {}),
+          ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
         }),
       })),
     ),

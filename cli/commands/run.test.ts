@@ -30,6 +30,7 @@ describe("witness run (in process)", () => {
     [["--all", "docs/prereg/0001-demo.yaml"], "not both"],
     [["--all", "--jobs", "0"], "--jobs: expected a positive integer"],
     [["--all", "--spawns", "1.5"], "--spawns: expected a positive integer"],
+    [["--all", "--timeout", "0"], "--timeout 0: expected a number of seconds above 0"],
     [["--all", "--shard", "4/3", "--out", "o"], '--shard "4/3": expected i from 1 to 3; got 4'],
     [
       ["--all", "--shard", "1/3"],

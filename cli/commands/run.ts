@@ -5,7 +5,14 @@ import type { CommandModule } from "yargs";
 import { UsageError } from "../../core/errors.js";
 import type { Verdict } from "../../measurements/record.js";
 import type { RunProtocolsOptions } from "../../measurements/run-protocols.js";
-import { type Gate, withCache, withGate, withJson } from "../common-options.js";
+import {
+  type Gate,
+  timeoutMs,
+  withCache,
+  withGate,
+  withJson,
+  withTimeout,
+} from "../common-options.js";
 import { handled } from "../exit.js";
 
 export { reproductionLine } from "../run-output.js";
@@ -30,6 +37,7 @@ export interface RunArgs {
   gate: Gate;
   resume?: string;
   fresh: boolean;
+  timeout?: number;
 }
 
 // Bounded before any work: `--spawns 1e9` would otherwise plan a billion spawns in memory.
@@ -67,6 +75,7 @@ export async function runOptionsFromArgs(
     throw new UsageError(
       "--gate needs the verdicts, which a shard does not have: pass it to witness merge",
     );
+  const limit = timeoutMs(args.timeout);
   const runId = args["run-id"];
   if (runId !== undefined && shard === undefined)
     throw new UsageError("--run-id only names the run a --shard belongs to");
@@ -85,6 +94,7 @@ export async function runOptionsFromArgs(
     ...(runId === undefined ? {} : { runId }),
     ...(args.resume === undefined ? {} : { resume: args.resume }),
     ...(args.fresh ? { fresh: true } : {}),
+    ...(limit === undefined ? {} : { timeoutMs: limit }),
   };
 }
 
@@ -95,7 +105,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
   builder: (y) =>
     withJson(
       withCache(
-        withGate(y)
+        withTimeout(
+          withGate(y),
+          "a spawn's time limit, stated in each record (default 60; a slow CLI on a loaded machine may need more)",
+        )
           .positional("protocols", {
             type: "string",
             array: true,
