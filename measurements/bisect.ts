@@ -42,6 +42,8 @@ export interface BisectOptions {
   known?: ReadonlyMap<string, { record: MeasurementRecord; json: string }>;
   /** Spawn everything, taking nothing from the spawn cache. */
   fresh?: boolean;
+  /** A spawn's time limit (`--timeout`), stated in each record. */
+  timeoutMs?: number;
 }
 
 /** The first arm whose verdict differs between the two sides of the flip, and why. */
@@ -151,6 +153,7 @@ export async function bisect(options: BisectOptions): Promise<BisectResult> {
       cacheDir: options.cacheDir,
       signal: options.signal,
       fresh: options.fresh,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
     options.signal?.throwIfAborted();
     const { json } = await writeRecord(record, out);

@@ -200,6 +200,8 @@ export interface RunProtocolOptions extends ProbeCallOptions {
   installed?: InstalledCli;
   /** Spawn everything, taking nothing from the spawn cache. */
   fresh?: boolean;
+  /** A spawn's time limit (`--timeout`), stated in the record. */
+  timeoutMs?: number;
 }
 
 /**
@@ -225,6 +227,7 @@ export async function runProtocol(
     spawns: options.spawns ?? protocol.spawns,
     arms: protocol.arms,
     selection: null,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   };
   const spawns = planSpawns([entry]);
   const { installed } = options;

@@ -40,6 +40,8 @@ export interface WatchOptions {
   fresh?: boolean;
   spawns?: number;
   jobs?: number;
+  /** A spawn's time limit (`--timeout`), stated in each record. */
+  timeoutMs?: number;
   out?: string;
   cacheDir?: string;
   signal?: AbortSignal;
@@ -205,6 +207,7 @@ async function watchOne(
       signal: options.signal,
       probe: options.probe,
       fresh: options.fresh,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       // Installed above, with every pin, so a failed install is this CLI's alone.
       install: () => Promise.resolve(),
       facts: options.facts,
@@ -271,6 +274,7 @@ async function flipsOf(
       signal: options.signal,
       probe: options.probe,
       fresh: options.fresh,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       install: options.install,
       facts: options.facts,
       published: () => Promise.resolve([...published]),

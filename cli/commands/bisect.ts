@@ -1,5 +1,6 @@
 import type { CommandModule } from "yargs";
 
+import { timeoutMs, withTimeout } from "../common-options.js";
 import { handled } from "../exit.js";
 
 interface BisectArgs {
@@ -11,6 +12,7 @@ interface BisectArgs {
   cache?: string;
   fresh: boolean;
   json: boolean;
+  timeout?: number;
 }
 
 /** `witness bisect <protocol> --cli name@from..to`: the first published version whose verdicts differ. */
@@ -19,7 +21,7 @@ export const bisectCommand: CommandModule<object, BisectArgs> = {
   describe:
     "Find the first published CLI version whose verdicts differ from the range's start (binary search; keeps its records)",
   builder: (y) =>
-    y
+    withTimeout(y, "a spawn's time limit, stated in each record (default 60)")
       .positional("protocol", {
         type: "string",
         demandOption: true,
@@ -46,6 +48,7 @@ export const bisectCommand: CommandModule<object, BisectArgs> = {
     const { shownPath } = await import("../../core/display-path.js");
     const { releaseWarmSlot } = await import("../../probes/isolation/netns.js");
     const range = parseCliRange(args.cli);
+    const limit = timeoutMs(args.timeout);
     const cwd = process.cwd();
     const result = await bisect({
       file: args.protocol,
@@ -55,6 +58,7 @@ export const bisectCommand: CommandModule<object, BisectArgs> = {
       out: args.out,
       cacheDir: args.cache,
       fresh: args.fresh,
+      ...(limit === undefined ? {} : { timeoutMs: limit }),
       onVisit: (version, json, verdict) =>
         process.stderr.write(`${range.name}@${version}: ${verdict} (${shownPath(json, cwd)})\n`),
       onSkip: (version, why) =>

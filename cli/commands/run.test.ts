@@ -81,6 +81,23 @@ describe("witness run (in process)", () => {
   });
 
   it.each([
+    [["bisect", "docs/prereg/0001-demo.yaml", "--cli", "claude-code@2.1.282..2.1.300"]],
+    [["watch"]],
+  ])("%j exits 2 on a --timeout of none or past a day, installing nothing", async (args) => {
+    const cache = join(repo.dir, "cache");
+    for (const bad of ["0", "86401"]) {
+      const result = await witnessInProcessWith({
+        cwd: repo.dir,
+        args: [...args, "--timeout", bad],
+        env: { WITNESS_CACHE: cache },
+      });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(`--timeout ${bad}: expected a number of seconds above 0`);
+    }
+    expect(await readdir(cache).catch(() => [])).toEqual([]);
+  });
+
+  it.each([
     ["claude-code@2.1.300..2.1.282", "the range is reversed (2.1.300 comes after 2.1.282)"],
     ["claude-code@2.1.300..2.1.300", "the range's ends are equal"],
     [

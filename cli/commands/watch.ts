@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
 
 import { UsageError } from "../../core/errors.js";
-import { printJson, withCache, withJson } from "../common-options.js";
+import { printJson, timeoutMs, withCache, withJson, withTimeout } from "../common-options.js";
 import { handled } from "../exit.js";
 
 interface WatchArgs {
@@ -9,6 +9,7 @@ interface WatchArgs {
   since?: string[];
   "dry-run": boolean;
   fresh: boolean;
+  timeout?: number;
   spawns?: number;
   jobs: number;
   out?: string;
@@ -34,7 +35,7 @@ export const watchCommand: CommandModule<object, WatchArgs> = {
   builder: (y) =>
     withJson(
       withCache(
-        y
+        withTimeout(y, "a spawn's time limit, stated in each record (default 60)")
           .option("cli", {
             type: "string",
             array: true,
@@ -86,6 +87,7 @@ export const watchCommand: CommandModule<object, WatchArgs> = {
       return name;
     });
     const since = asArray(args.since).map((t) => parseCliRef(t, "--since"));
+    const limit = timeoutMs(args.timeout);
     const interrupts = catchInterrupts();
     try {
       const result = await watch({
@@ -93,6 +95,7 @@ export const watchCommand: CommandModule<object, WatchArgs> = {
         since,
         dryRun: args["dry-run"],
         fresh: args.fresh,
+        ...(limit === undefined ? {} : { timeoutMs: limit }),
         spawns: args.spawns,
         jobs: args.jobs,
         out: args.out,
