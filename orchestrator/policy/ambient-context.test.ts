@@ -24,6 +24,7 @@ import {
   RECORD_0029,
   RECORD_0033,
   RECORD_0047,
+  RECORD_0050,
   RECORD_0051,
 } from "./ambient-support.js";
 
@@ -279,7 +280,7 @@ describe("pi translation: its walk off, the engine's files appended root-most fi
 });
 
 describe("support table and its diagnostics", () => {
-  it("honours a cell only with a witness record: Claude Code (records 0001-0003), Codex (record 0004), Gemini CLI (0016), Qwen Code (0017), pi (0029), opencode (0019, 0028), Kimi Code (0051) and GitHub Copilot CLI (0033)", () => {
+  it("honours a cell only with a witness record: Claude Code (records 0001-0003), Codex (record 0004), Gemini CLI (0016), Qwen Code (0017), pi (0029), opencode (0019, 0028), Kilo Code (0050), Kimi Code (0051) and GitHub Copilot CLI (0033)", () => {
     const honoured = Object.entries(AMBIENT_SUPPORT).flatMap(([backend, row]) =>
       Object.entries(row).flatMap(([value, cell]) =>
         cell.verdict === "honoured" ? [[backend, value, cell.record]] : [],
@@ -302,6 +303,10 @@ describe("support table and its diagnostics", () => {
       ["opencode", "workspace", RECORD_0028],
       ["opencode", "operator", RECORD_0028],
       ["opencode", "all", RECORD_0019],
+      ["kilo", "none", RECORD_0050],
+      ["kilo", "workspace", RECORD_0050],
+      ["kilo", "operator", RECORD_0050],
+      ["kilo", "all", RECORD_0050],
       ["kimi", "workspace", RECORD_0051],
       ["kimi", "all", RECORD_0051],
       ["gemini", "workspace", RECORD_0016],
@@ -317,7 +322,7 @@ describe("support table and its diagnostics", () => {
 
   it.each([
     ["opencode", ["honoured", "honoured", "honoured", "honoured"]],
-    ["kilo", ["unmeasured", "unmeasured", "unmeasured", "unmeasured"]],
+    ["kilo", ["honoured", "honoured", "honoured", "honoured"]],
     ["kimi", ["refused", "honoured", "refused", "honoured"]],
     ["grok", ["refused", "unmeasured", "refused", "unmeasured"]],
     ["claude-code", ["honoured", "honoured", "honoured", "honoured"]],

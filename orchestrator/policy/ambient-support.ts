@@ -62,6 +62,13 @@ export const RECORD_0047 = "docs/measurements/0047-cline-instructions-approval-c
 /** Record 0051: Kimi Code 2.1.0's own loading and -p approval, and the orchestrator's workspace and all nodes. */
 export const RECORD_0051 = "docs/measurements/0051-kimi-instructions-approval-kimi-2.1.0.json";
 
+/**
+ * Record 0050 on the lock's Kilo Code 7.7.7, run with a 240 s spawn limit (its spawns took 117 s
+ * of wall time on average at load 19, past the default 60 s): its own loading and approval, and the
+ * orchestrator's four nodes, 3 of 3 spawns per arm.
+ */
+export const RECORD_0050 = "docs/measurements/0050-kilo-instructions-approval-kilo-7.7.7-2.json";
+
 const unmeasured = (why: string): SupportCell => ({ verdict: "unmeasured", why });
 const refused = (why: string, record?: string): SupportCell =>
   record === undefined ? { verdict: "refused", why } : { verdict: "refused", why, record };
@@ -123,12 +130,11 @@ const copilot = (evidence: string): SupportCell => ({
 
 const CLINE_RULES_ALWAYS =
   "Cline 3.0.65 reads the cwd's AGENTS.md, .clinerules and .cline/rules and the home's ~/.agents/AGENTS.md, ~/.cline/rules, ~/Cline/Rules and ~/Documents/Cline/Rules in every mode, and no flag or variable keeps them out (-s replaces the base prompt and keeps the rules; CLINE_DIR moves ~/.cline only)";
-// Not honoured yet: `witness adr check` needs a whole confirming record on the lock's 7.7.7, and
-// its spawns (12 s of CPU each) outran the 60 s spawn timeout on this loaded machine now and then.
-const kilo = (evidence: string): SupportCell =>
-  unmeasured(
-    `${evidence} in every spawn of record 0050 on 7.0.33 and in every spawn that finished on 7.7.7 (the 7.0.33 and 7.7.7 records of 0050); no whole confirming record on the lock's 7.7.7 yet (a spawn outran the 60 s timeout); refused while .kilocoderules, .kilocode/rules or ~/.kilocode/rules would load past the switch`,
-  );
+const kilo = (evidence: string): SupportCell => ({
+  verdict: "honoured",
+  record: RECORD_0050,
+  evidence: `${evidence}; never an AGENTS.md above the git root, ~/.claude/CLAUDE.md or ~/AGENTS.md, 3 of 3 spawns per arm on 7.7.7 (and on 7.0.33, the record beside it); refused while .kilocoderules, .kilocode/rules or ~/.kilocode/rules would load past the switch (record 0050's default and project-config-off arms)`,
+});
 
 /** The support table, backend × value. Refusals need only a loader seen without a switch (docs/background.md#ac-support). */
 export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
