@@ -315,7 +315,7 @@ function bareLabel(p: Predicate): string {
     case "reads-only":
       return `reads-only [${p.allow.join(", ")}]`;
     case "spawned":
-      return `spawned spawn ${String(p.spawn)}${p.argv === undefined ? "" : ` argv ${JSON.stringify(p.argv)}`}${p.argvIncludes === undefined ? "" : ` argv includes ${JSON.stringify(p.argvIncludes)}`}${p.env === undefined ? "" : ` env ${JSON.stringify(p.env)}`}`;
+      return `spawned spawn ${String(p.spawn)}${p.argv === undefined ? "" : ` argv ${JSON.stringify(p.argv)}`}${p.argvIncludes === undefined ? "" : ` argv includes ${JSON.stringify(p.argvIncludes)}`}${p.env === undefined ? "" : ` env ${JSON.stringify(p.env)}`}${p.stdin === undefined ? "" : ` stdin ${JSON.stringify(p.stdin)}`}`;
     case "model-calls":
       return modelCallsLabel(p);
     case "spawn-count":

@@ -84,6 +84,21 @@ describe("spawned", () => {
     expect(run({ kind: "spawned", env: { constructor: { anything: true } } }).pass).toBe(false);
   });
 
+  it("matches the stdin the shim kept, and labels it", () => {
+    const fed = observation({
+      spawns: [
+        spawn(1, { stdin: '{"type":"control_request","request":{"sdkMcpServers":["orch"]}}' }),
+      ],
+    });
+    const p = { kind: "spawned", spawn: 1, stdin: { contains: '"sdkMcpServers":["orch"]' } };
+    expect(run(p, fed).pass).toBe(true);
+    expect(run(p).pass).toBe(false);
+    expect(run({ ...p, stdin: "" }).pass).toBe(true);
+    expect(predicateLabel(predicateSchema.parse(p))).toBe(
+      'spawned spawn 1 stdin {"contains":"\\"sdkMcpServers\\":[\\"orch\\"]"}',
+    );
+  });
+
   it("refuses a spawned predicate with nothing to match", () => {
     expect(predicateSchema.safeParse({ kind: "spawned" }).success).toBe(false);
   });
