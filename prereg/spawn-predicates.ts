@@ -163,10 +163,12 @@ export function spawnCountResult(
   return { pass, explanation: `${n} spawn(s) through the shims` };
 }
 
-/** The observation as one spawn saw it: its markers, tools, calls, exit and permission mode. */
+/** The observation as one spawn saw it: its markers, tools, calls, exit, permission mode and why it asked nothing. */
 export function spawnView(obs: Observation, s: SpawnObservation): Observation {
+  // The spawn's own reason, or none: never the launch's (an orchestrator has none of its own).
   return {
     ...obs,
+    noRequestReason: s.noRequestReason,
     markers: s.markers,
     toolsOffered: s.toolsOffered,
     toolCalls: s.toolCalls,
