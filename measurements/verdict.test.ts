@@ -47,6 +47,15 @@ describe("countedFaults", () => {
     expect(countedFaults(faults, { rejectedArgv }, expect_)).toEqual(counted);
   });
 
+  it("counts no-request as a fault unless the arm predicts the stop with a no-request predicate", () => {
+    const stop = 'no-request: no model request reached the fake server; exit 1; stderr: "no git"';
+    const both = [stop, "timeout: the CLI did not finish in time"];
+    const predicted = predicateSchema.parse({ kind: "no-request", matches: "git" });
+    expect(countedFaults(both, { rejectedArgv: null }, [exit])).toEqual(both);
+    expect(countedFaults(both, { rejectedArgv: null }, [exit, predicted])).toEqual(both.slice(1));
+    expect(countedFaults(both, null, [predicted])).toEqual(both.slice(1));
+  });
+
   it("leaves the faults of a spawn whose argv was taken as they are", () => {
     expect(countedFaults(faults, { rejectedArgv: null }, [refusal()])).toEqual(faults);
   });

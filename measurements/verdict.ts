@@ -5,7 +5,8 @@ import type { ArmRecord, SpawnRecord, SpawnStatus, Verdict } from "./record.js";
 /** The rule every record states, in words. */
 export const VERDICT_RULE =
   "A spawn is a fault when the probe threw or its observation lists faults (a refusal of the argv that " +
-  "an argv-rejected predicate of the arm expects excepted); otherwise it is as expected " +
+  "an argv-rejected predicate of the arm expects, or a stop before any model request that a " +
+  "no-request predicate of the arm expects, excepted); otherwise it is as expected " +
   "when every predicate passed and contrary when at least one failed. An arm is confirmed when every " +
   "spawn is as expected; refuted when every spawn is contrary and all spawns agree predicate by " +
   "predicate; inconclusive otherwise (any fault, or spawns that disagree). The protocol is inconclusive " +
@@ -13,22 +14,25 @@ export const VERDICT_RULE =
 
 /**
  * The faults that count against a spawn: all of them, except the CLI's refusal of the argv when
- * the arm predicts it (an `argv-rejected` predicate naming the refused flag, or no flag). The
- * refusal is then what the arm observes, and its predicates judge it; a refusal the arm does not
- * predict stays a fault.
+ * the arm predicts it (an `argv-rejected` predicate naming the refused flag, or no flag), and the
+ * `no-request` fault when the arm predicts a stop before any model request (a `no-request`
+ * predicate). The refusal or stop is then what the arm observes, and its predicates judge it; one
+ * the arm does not predict stays a fault.
  */
 export function countedFaults(
   faults: readonly string[],
   observation: Pick<Observation, "rejectedArgv"> | null,
   expect: readonly Predicate[],
 ): string[] {
+  const stopPredicted = expect.some((p) => p.kind === "no-request");
+  const kept = stopPredicted ? faults.filter((f) => !f.startsWith("no-request:")) : [...faults];
   const rejected = observation?.rejectedArgv ?? null;
-  if (rejected === null) return [...faults];
+  if (rejected === null) return kept;
   const predicted = expect.some(
     (p) => p.kind === "argv-rejected" && (p.flag === undefined || p.flag === rejected.flag),
   );
-  if (!predicted) return [...faults];
-  return faults.filter((f) => !f.includes(` rejected \`${rejected.flag}\`: `));
+  if (!predicted) return kept;
+  return kept.filter((f) => !f.includes(` rejected \`${rejected.flag}\`: `));
 }
 
 /** A spawn's status from its faults and predicate outcomes. */

@@ -128,6 +128,33 @@ describe("evaluatePredicate", () => {
     });
   });
 
+  it("judges no-request on the reason a CLI gave for asking nothing, and fails it when the CLI asked", () => {
+    const stopped = observation({
+      exitCode: 1,
+      requestCount: 0,
+      noRequestReason: {
+        exitCode: 1,
+        meaning: null,
+        stderr: "Not inside a trusted directory and --skip-git-repo-check was not specified.",
+      },
+    });
+    const judge = (p: unknown, o = stopped) => evaluatePredicate(predicateSchema.parse(p), o);
+    expect(judge({ kind: "no-request" }).pass).toBe(true);
+    expect(judge({ kind: "no-request", exitCode: 1, matches: "skip-git-repo-check" }).pass).toBe(
+      true,
+    );
+    expect(judge({ kind: "no-request", exitCode: 2 }).pass).toBe(false);
+    expect(judge({ kind: "no-request", matches: "^Error" }).explanation).toBe(
+      'stopped before any model request: exit 1; stderr: "Not inside a trusted directory and --skip-git-repo-check was not specified."; expected a stop before any model request and stderr matching /^Error/',
+    );
+    expect(judge({ kind: "no-request" }, obs)).toEqual({
+      pass: false,
+      explanation: "1 request(s) reached the fake; expected a stop before any model request",
+    });
+    expect(judge({ kind: "no-request" }, refused).explanation).toMatch(/argv was refused/);
+    expect(predicateSchema.safeParse({ kind: "no-request", matches: "(" }).success).toBe(false);
+  });
+
   it("says where a marker was seen", () => {
     const result = evaluatePredicate({ kind: "marker-absent", marker: "WS" }, obs);
     expect(result.explanation).toBe("marker WS seen in messages, transcript; expected absent");

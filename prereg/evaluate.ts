@@ -1,5 +1,5 @@
 import { globMatches } from "../core/glob.js";
-import type { Observation, Sighting } from "../probes/contracts/observation.js";
+import { type Observation, reasonText, type Sighting } from "../probes/contracts/observation.js";
 import { modelCallsResult } from "./model-call-predicate.js";
 import { acceptedOutcomes, type Predicate, selectorOf } from "./predicate.js";
 import { selectSpawns, spawnCountResult, spawnedResult, spawnView } from "./spawn-predicates.js";
@@ -207,6 +207,25 @@ function argvRejectedResult(
   };
 }
 
+function noRequestResult(
+  p: Extract<Predicate, { kind: "no-request" }>,
+  obs: Observation,
+): PredicateResult {
+  const want = `a stop before any model request${p.exitCode === undefined ? "" : ` with exit code ${p.exitCode}`}${p.matches === undefined ? "" : ` and stderr matching /${p.matches}/`}`;
+  const reason = obs.noRequestReason;
+  if (reason === undefined)
+    return {
+      pass: false,
+      explanation: `${obs.rejectedArgv === null ? `${obs.requestCount} request(s) reached the fake` : `the argv was refused (\`${obs.rejectedArgv.flag}\`)`}; expected ${want}`,
+    };
+  return {
+    pass:
+      (p.exitCode === undefined || reason.exitCode === p.exitCode) &&
+      (p.matches === undefined || new RegExp(p.matches, "u").test(reason.stderr)),
+    explanation: `stopped before any model request: ${reasonText(reason)}; expected ${want}`,
+  };
+}
+
 function readsOnlyResult(
   p: Extract<Predicate, { kind: "reads-only" }>,
   obs: Observation,
@@ -280,6 +299,8 @@ function evaluateWhole(p: Predicate, obs: Observation): PredicateResult {
       return sideRequestResult(p, obs);
     case "argv-rejected":
       return argvRejectedResult(p, obs);
+    case "no-request":
+      return noRequestResult(p, obs);
     case "reads-only":
       return readsOnlyResult(p, obs);
     case "spawned":

@@ -22,6 +22,7 @@ export function isAbsence(p: Predicate): boolean {
     case "side-request-absent":
     case "exit-code":
     case "argv-rejected":
+    case "no-request":
     case "reads-only":
       // The CLI refusing the argv says nothing of what a working cell let it see, either.
       return true;
@@ -92,6 +93,7 @@ export function isFixturePresence(p: Predicate, arm: Protocol["arms"][number]): 
     case "side-request-seen":
     case "side-request-absent":
     case "argv-rejected":
+    case "no-request":
     case "reads-only":
     case "spawned":
     case "spawn-count":

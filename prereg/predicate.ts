@@ -228,6 +228,29 @@ const argvRejectedSchema = z
   );
 
 /**
+ * The CLI stopped before any model request, as the arm predicts (a refusal that is not of the
+ * argv: Codex outside a Git repository, Gemini CLI in an untrusted folder): its exit code, when
+ * `exitCode` is given, and the end of its stderr, which `matches` (a JavaScript regular
+ * expression, `u` flag), when given, must match. A stop the arm predicts this way is its
+ * observation, not a `no-request` fault (measurements/verdict.ts); with `spawn`, one spawn of an
+ * orchestrator's.
+ */
+const noRequestSchema = z
+  .strictObject({
+    kind: z.literal("no-request"),
+    exitCode: z.number().int().optional(),
+    matches: z
+      .string()
+      .min(1)
+      .refine(validRegex, { message: "expected a valid regular expression" })
+      .optional(),
+    spawn,
+  })
+  .describe(
+    "The CLI stopped before any model request: exitCode, when given, is its exit code; matches, when given, is a regular expression (u flag) the end of its stderr must match. A predicted stop is the arm's observation, not a no-request fault.",
+  );
+
+/**
  * Every instruction-like file the spawn read (its file trace) matches one of `allow`: globs over
  * cell-relative paths (`*` within a name, `**` across directories), e.g. `home/.claude/CLAUDE.md`
  * or `outside/**`. A read outside them fails it, planted or not.
@@ -255,6 +278,7 @@ export const predicateSchema = z.discriminatedUnion("kind", [
   sideRequestSeenSchema,
   sideRequestAbsentSchema,
   argvRejectedSchema,
+  noRequestSchema,
   readsOnlySchema,
   spawnedSchema,
   spawnCountSchema,
@@ -312,10 +336,12 @@ function bareLabel(p: Predicate): string {
       return `${p.kind} ${[p.method, p.path].filter((x) => x !== undefined).join(" ") || "any"}`;
     case "argv-rejected":
       return `argv-rejected ${p.flag === undefined ? "" : `${p.flag} `}matches /${p.matches}/`;
+    case "no-request":
+      return `no-request${p.exitCode === undefined ? "" : ` exit ${p.exitCode}`}${p.matches === undefined ? "" : ` matches /${p.matches}/`}`;
     case "reads-only":
       return `reads-only [${p.allow.join(", ")}]`;
     case "spawned":
-      return `spawned spawn ${String(p.spawn)}${p.argv === undefined ? "" : ` argv ${JSON.stringify(p.argv)}`}${p.argvIncludes === undefined ? "" : ` argv includes ${JSON.stringify(p.argvIncludes)}`}${p.env === undefined ? "" : ` env ${JSON.stringify(p.env)}`}`;
+      return `spawned spawn ${String(p.spawn)}${p.argv === undefined ? "" : ` argv ${JSON.stringify(p.argv)}`}${p.argvIncludes === undefined ? "" : ` argv includes ${JSON.stringify(p.argvIncludes)}`}${p.env === undefined ? "" : ` env ${JSON.stringify(p.env)}`}${p.stdin === undefined ? "" : ` stdin ${JSON.stringify(p.stdin)}`}`;
     case "model-calls":
       return modelCallsLabel(p);
     case "spawn-count":

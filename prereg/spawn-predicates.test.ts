@@ -56,6 +56,22 @@ describe("spawn selector", () => {
     );
   });
 
+  it("reads no-request on the selected spawn's own reason, never the launch's", () => {
+    const reason = { exitCode: 1, meaning: null, stderr: "Not inside a trusted directory" };
+    const stopped = observation({
+      noRequestReason: { exitCode: 9, meaning: null, stderr: "the launch's own" },
+      spawns: [spawn(1, { requestCount: 0, exitCode: 1, noRequestReason: reason }), spawn(2)],
+    });
+    const p = { kind: "no-request", matches: "trusted directory" };
+    expect(run({ ...p, spawn: 1 }, stopped).pass).toBe(true);
+    expect(run({ ...p, spawn: 2 }, stopped).pass).toBe(false);
+    expect(run({ ...p, spawn: "all" }, stopped).pass).toBe(false);
+    expect(run({ kind: "no-request", exitCode: 9, spawn: 2 }, stopped).pass).toBe(false);
+    expect(predicateLabel(predicateSchema.parse({ ...p, exitCode: 1, spawn: 1 }))).toBe(
+      "no-request exit 1 matches /trusted directory/ spawn 1",
+    );
+  });
+
   it("labels the selector", () => {
     expect(predicateLabel(predicateSchema.parse({ kind: "exit-code", equals: 0, spawn: 2 }))).toBe(
       "exit-code 0 spawn 2",
@@ -82,6 +98,21 @@ describe("spawned", () => {
     ).toBe(true);
     expect(run({ kind: "spawned", env: { toString: null, HOME: "/h" } }).pass).toBe(true);
     expect(run({ kind: "spawned", env: { constructor: { anything: true } } }).pass).toBe(false);
+  });
+
+  it("matches the stdin the shim kept, and labels it", () => {
+    const fed = observation({
+      spawns: [
+        spawn(1, { stdin: '{"type":"control_request","request":{"sdkMcpServers":["orch"]}}' }),
+      ],
+    });
+    const p = { kind: "spawned", spawn: 1, stdin: { contains: '"sdkMcpServers":["orch"]' } };
+    expect(run(p, fed).pass).toBe(true);
+    expect(run(p).pass).toBe(false);
+    expect(run({ ...p, stdin: "" }).pass).toBe(true);
+    expect(predicateLabel(predicateSchema.parse(p))).toBe(
+      'spawned spawn 1 stdin {"contains":"\\"sdkMcpServers\\":[\\"orch\\"]"}',
+    );
   });
 
   it("refuses a spawned predicate with nothing to match", () => {

@@ -39,7 +39,9 @@ export type ValueMatcher = z.infer<typeof valueMatcherSchema>;
 
 /**
  * A spawn was handed this argv (every element, in order: `argv`) or these arguments somewhere in
- * it (`argvIncludes`), and these variables (`env`: a matcher, or null for "must be absent").
+ * it (`argvIncludes`), these variables (`env`: a matcher, or null for "must be absent"), and a
+ * standard input its matcher fits (`stdin`: what the shim kept, up to its bound; an SDK's
+ * `initialize` line travels there, not in argv).
  */
 export const spawnedSchema = z
   .strictObject({
@@ -48,13 +50,19 @@ export const spawnedSchema = z
     argv: z.array(valueMatcherSchema).optional(),
     argvIncludes: z.array(valueMatcherSchema).optional(),
     env: z.record(z.string(), valueMatcherSchema.nullable()).optional(),
+    stdin: valueMatcherSchema.optional(),
   })
   .superRefine((p, ctx) => {
-    if (p.argv === undefined && p.argvIncludes === undefined && p.env === undefined)
+    if (
+      p.argv === undefined &&
+      p.argvIncludes === undefined &&
+      p.env === undefined &&
+      p.stdin === undefined
+    )
       ctx.addIssue({
         code: "custom",
         path: ["argv"],
-        message: "expected argv, argvIncludes or env to match",
+        message: "expected argv, argvIncludes, env or stdin to match",
       });
   });
 
@@ -131,7 +139,12 @@ export function spawnedResult(
 ): { pass: boolean; explanation: string } {
   const { spawns, problem } = selectSpawns(obs, p.spawn);
   if (problem !== null) return { pass: false, explanation: problem };
-  const fits = spawns.filter((s) => argvFits(p, s.argv) && envFits(p, s.env));
+  const fits = spawns.filter(
+    (s) =>
+      argvFits(p, s.argv) &&
+      envFits(p, s.env) &&
+      (p.stdin === undefined || matchValue(p.stdin, s.stdin)),
+  );
   const pass = p.spawn === "any" ? fits.length > 0 : fits.length === spawns.length;
   const seen = spawns.map((s) => `spawn ${s.spawn}: ${JSON.stringify(s.argv)}`).join("; ");
   return { pass, explanation: `${fits.length} of ${spawns.length} spawn(s) matched (${seen})` };
@@ -150,10 +163,12 @@ export function spawnCountResult(
   return { pass, explanation: `${n} spawn(s) through the shims` };
 }
 
-/** The observation as one spawn saw it: its markers, tools, calls, exit and permission mode. */
+/** The observation as one spawn saw it: its markers, tools, calls, exit, permission mode and why it asked nothing. */
 export function spawnView(obs: Observation, s: SpawnObservation): Observation {
+  // The spawn's own reason, or none: never the launch's (an orchestrator has none of its own).
   return {
     ...obs,
+    noRequestReason: s.noRequestReason,
     markers: s.markers,
     toolsOffered: s.toolsOffered,
     toolCalls: s.toolCalls,

@@ -42,11 +42,5 @@ export function noRequestReason(
   };
 }
 
-/** The reason in one line: `exit 55 (untrusted folder …); stderr: "…"`. */
-export function reasonText(reason: NoRequestReason): string {
-  const exit =
-    reason.exitCode === null
-      ? "no exit code"
-      : `exit ${reason.exitCode}${reason.meaning === null ? "" : ` (${reason.meaning})`}`;
-  return `${exit}; ${reason.stderr === "" ? "nothing on stderr" : `stderr: ${JSON.stringify(reason.stderr)}`}`;
-}
+// The one-line form lives beside the schema, where the predicates (prereg/) can reach it.
+export { reasonText } from "./contracts/observation.js";

@@ -126,7 +126,7 @@ describe("the observation summary", () => {
 });
 
 describe("summarizeObservation of an orchestrator launch", () => {
-  it("names the orchestrator's packages and each spawn's argv, exit and markers seen", () => {
+  it("names the orchestrator's packages and each spawn's argv, exit, mode, markers seen and calls", () => {
     const text = summarizeObservation({
       ...base,
       orchestrator: {
@@ -155,15 +155,54 @@ describe("summarizeObservation of an orchestrator launch", () => {
           requestCount: 1,
           markers: base.markers,
           toolsOffered: [],
-          toolCalls: [],
-          permissionMode: null,
+          toolCalls: [
+            {
+              id: "t1",
+              name: "Write",
+              input: {},
+              outcome: "denied",
+              resultText: "",
+              permissionDecision: null,
+            },
+          ],
+          permissionMode: "plan",
           transcriptFile: null,
         },
       ],
     });
     expect(text).toContain("orchestrator package: @a/sdk@0.3.332 (sha512-x)");
     expect(text).toContain(
-      'spawn 1: claude-code ["--setting-sources=user"] exit 0, 1 request(s), markers seen: WS',
+      'spawn 1: claude-code ["--setting-sources=user"] exit 0, 1 request(s), mode plan, markers seen: WS, calls: Write denied',
+    );
+    expect(text).not.toContain("asked the model nothing");
+  });
+
+  it("says why a spawn asked the model nothing", () => {
+    const stopped = {
+      spawn: 1,
+      cli: "codex",
+      argv: ["exec", "--cd", "/p"],
+      env: {},
+      overridden: [],
+      cwd: "/w",
+      stdin: "",
+      stdinBytes: 0,
+      stdout: "",
+      stdoutBytes: 0,
+      exitCode: 1,
+      signal: null,
+      startMs: 1,
+      durationMs: 2,
+      requestCount: 0,
+      markers: [],
+      toolsOffered: [],
+      toolCalls: [],
+      permissionMode: null,
+      transcriptFile: null,
+      noRequestReason: { exitCode: 1, meaning: null, stderr: "Not inside a trusted directory" },
+    };
+    expect(summarizeObservation({ ...base, spawns: [stopped] })).toContain(
+      '  asked the model nothing: exit 1; stderr: "Not inside a trusted directory"',
     );
   });
 });

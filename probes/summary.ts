@@ -1,5 +1,5 @@
 // A person-readable summary of one observation (the JSON is the data; this is the screen).
-import type { Observation } from "./contracts/observation.js";
+import { type Observation, reasonText } from "./contracts/observation.js";
 import { heldSummary } from "./isolation/sandbox-report.js";
 
 // The CLI's own meaning of its exit code, as its driver reads it, beside the code.
@@ -25,9 +25,14 @@ export function summarizeObservation(o: Observation): string {
     lines.push(`orchestrator package: ${p.name}@${p.version} (${p.integrity})`);
   for (const s of o.spawns ?? []) {
     const seen = s.markers.filter((m) => m.seenIn.length > 0).map((m) => m.name);
+    const mode = s.permissionMode === null ? "" : `, mode ${s.permissionMode}`;
+    const calls = s.toolCalls.map((c) => `${c.name} ${c.outcome}`).join(", ");
     lines.push(
-      `spawn ${s.spawn}: ${s.cli} ${JSON.stringify(s.argv)} exit ${String(s.exitCode)}, ${s.requestCount} request(s), markers seen: ${seen.join(", ") || "none"}`,
+      `spawn ${s.spawn}: ${s.cli} ${JSON.stringify(s.argv)} exit ${String(s.exitCode)}, ${s.requestCount} request(s)${mode}, markers seen: ${seen.join(", ") || "none"}${calls === "" ? "" : `, calls: ${calls}`}`,
     );
+    // A spawn that asked the model nothing says why, in the CLI's own last words.
+    if (s.noRequestReason !== undefined)
+      lines.push(`  asked the model nothing: ${reasonText(s.noRequestReason)}`);
   }
   if (o.permissionMode !== null || o.sandboxPolicy !== null) {
     lines.push(

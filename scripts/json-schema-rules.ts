@@ -149,6 +149,10 @@ const PREDICATES: Record<string, (node: JsonSchema) => void> = {
     Object.assign((node.properties as Record<string, JsonSchema>).matches as JsonSchema, {
       format: "regex",
     }),
+  "no-request": (node) =>
+    Object.assign((node.properties as Record<string, JsonSchema>).matches as JsonSchema, {
+      format: "regex",
+    }),
   "tool-call": (node) => Object.assign(node, { anyOf: [has("tool"), has("call")] }),
 };
 

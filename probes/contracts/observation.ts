@@ -76,6 +76,15 @@ export const noRequestReasonSchema = z.object({
 });
 export type NoRequestReason = z.infer<typeof noRequestReasonSchema>;
 
+/** The reason in one line: `exit 55 (untrusted folder …); stderr: "…"`. */
+export function reasonText(reason: NoRequestReason): string {
+  const exit =
+    reason.exitCode === null
+      ? "no exit code"
+      : `exit ${reason.exitCode}${reason.meaning === null ? "" : ` (${reason.meaning})`}`;
+  return `${exit}; ${reason.stderr === "" ? "nothing on stderr" : `stderr: ${JSON.stringify(reason.stderr)}`}`;
+}
+
 /** One planted marker and where it reached the model. */
 export const observedMarkerSchema = z.object({
   name: z.string(),
@@ -138,6 +147,8 @@ export const spawnObservationSchema = z.object({
   toolCalls: z.array(observedCallSchema),
   permissionMode: z.string().nullable(),
   transcriptFile: z.string().nullable(),
+  /** Why this spawn reached no model request (its exit and stderr's end); absent when it asked. */
+  noRequestReason: noRequestReasonSchema.optional(),
 });
 export type SpawnObservation = z.infer<typeof spawnObservationSchema>;
 
@@ -419,5 +430,8 @@ function redactSpawn(s: SpawnObservation): SpawnObservation {
     stdin: redactText(s.stdin, env),
     stdout: redactText(s.stdout, env),
     toolCalls: redactStrings(s.toolCalls, env),
+    ...(s.noRequestReason === undefined
+      ? {}
+      : { noRequestReason: redactStrings(s.noRequestReason, env) }),
   };
 }

@@ -1,5 +1,5 @@
 // The cell shim on a stand-in CLI (a node one-liner): a spawn number per call, witness's plumbing
-// over the caller's environment, stdin and stdout passed through and recorded, the exit code kept,
+// over the caller's environment, stdin, stdout and stderr passed through and recorded, the exit code kept,
 // and calls past the bound refused.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,8 +10,9 @@ import { run, tempDir } from "../../test/support/temp-dir.js";
 import { ARGV_SLOT, SPAWN_SLOT, writeCellShims } from "./cell-shims.js";
 import { readSpawnRecords } from "./spawn-records.js";
 
-// The stand-in CLI: echoes stdin upper-cased, then its argv and two variables, exits with argv[0].
-const STAND_IN = `let t="";process.stdin.on("data",d=>t+=d).on("end",()=>{process.stdout.write(t.toUpperCase()+JSON.stringify({argv:process.argv.slice(1),url:process.env.ANTHROPIC_BASE_URL,own:process.env.OWN??null}));process.exit(Number(process.argv[1]))});`;
+// The stand-in CLI: echoes stdin upper-cased, then its argv and two variables, says its exit code
+// on stderr and exits with argv[0].
+const STAND_IN = `let t="";process.stdin.on("data",d=>t+=d).on("end",()=>{process.stderr.write("exiting "+process.argv[1]);process.stdout.write(t.toUpperCase()+JSON.stringify({argv:process.argv.slice(1),url:process.env.ANTHROPIC_BASE_URL,own:process.env.OWN??null}));process.exit(Number(process.argv[1]))});`;
 
 let cleanup: (() => Promise<void>) | null = null;
 afterEach(async () => {
@@ -63,7 +64,9 @@ describe("the cell shim", () => {
     expect(one?.call?.env.ANTHROPIC_BASE_URL).toBe("https://api.example");
     expect(one?.stdin).toBe("hello");
     expect(one?.stdout).toBe(first.stdout);
-    expect(one?.exit).toMatchObject({ exitCode: 3, signal: null, stdinBytes: 5 });
+    expect(first.stderr).toBe("exiting 3");
+    expect(one?.stderr).toBe("exiting 3");
+    expect(one?.exit).toMatchObject({ exitCode: 3, signal: null, stdinBytes: 5, stderrBytes: 9 });
   });
 
   it("puts the driver's flags after the caller's argv, or before it when the argv holds --", async () => {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { CLI_CATALOG } from "../../clis/catalog.js";
 import type { ProbeCliName } from "../../clis/names.js";
 
-/** Bytes of a spawn's stdin and of its stdout a shim keeps (the counts go on past it). */
+/** Bytes of each of a spawn's stdin, stdout and stderr a shim keeps (the counts go on past it). */
 export const STREAM_BOUND = 1024 * 1024;
 
 /** Stands for the orchestrator's argv in the CLI's arguments, and for the spawn number in a route. */

@@ -19,6 +19,7 @@ const spawned = (spawn: number, ended = true): SpawnRecord => ({
   exit: ended ? { exitCode: 0, signal: null, end: 1, stdinBytes: 0, stdoutBytes: 0 } : null,
   stdin: "",
   stdout: "",
+  stderr: "",
   problem: null,
 });
 const ok = { exitCode: 0, spawnError: null, timedOut: false, stderr: "" };

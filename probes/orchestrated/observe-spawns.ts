@@ -1,12 +1,16 @@
 // One observation per spawn an orchestrator made: its requests by route prefix (never guessed),
-// its transcript by the session id on its own stdout, its markers and tool calls.
+// its transcript by the session id on its own stdout, its markers and tool calls, and, for a spawn
+// that asked the model nothing, why (its exit and the end of its stderr, as a CLI launch says it).
 import { relative } from "node:path";
 
+import { factsOf } from "../../clis/facts-by-cli.js";
 import type { Cell } from "../cell/cell.js";
 import type { SpawnObservation } from "../contracts/observation.js";
 import type { Script } from "../contracts/script.js";
 import type { ProbeDriver, TranscriptFacts } from "../drivers/driver.js";
 import type { CapturedRequest } from "../fake/server.js";
+import { isSideRequest } from "../fake/side-routes.js";
+import { noRequestReason } from "../no-request.js";
 import { observe } from "../observe/observe.js";
 import type { SpawnRecord } from "./spawn-records.js";
 
@@ -32,6 +36,7 @@ export async function observeSpawns(input: {
       { markers: cell.markers.map((m) => m.value), stdout: record.stdout, stderr: "" },
     );
     transcripts.push(transcript);
+    const exitCode = record.exit?.exitCode ?? null;
     const seen = observe({
       driver,
       requests,
@@ -51,7 +56,7 @@ export async function observeSpawns(input: {
       stdinBytes: record.exit?.stdinBytes ?? Buffer.byteLength(record.stdin),
       stdout: record.stdout,
       stdoutBytes: record.exit?.stdoutBytes ?? Buffer.byteLength(record.stdout),
-      exitCode: record.exit?.exitCode ?? null,
+      exitCode,
       signal: record.exit?.signal ?? null,
       startMs: Math.max(0, call.start - input.startedAt),
       durationMs: record.exit === null ? null : record.exit.end - call.start,
@@ -61,6 +66,15 @@ export async function observeSpawns(input: {
       toolCalls: seen.toolCalls,
       permissionMode: seen.permissionMode,
       transcriptFile: transcript.path === null ? null : relative(cell.root, transcript.path),
+      ...(requests.some((r) => !isSideRequest(r))
+        ? {}
+        : {
+            noRequestReason: noRequestReason(
+              exitCode,
+              record.stderr,
+              factsOf(driver.name).exitCodes,
+            ),
+          }),
     });
   }
   return { observations, transcripts };

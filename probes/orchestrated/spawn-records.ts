@@ -1,5 +1,5 @@
 // What the cell shims wrote: one directory per spawn (`spawns/<n>/`: call.json, stdin, stdout,
-// exit.json) and one `refused.*` file per spawn past the bound. Read bounded, never trusted blindly:
+// stderr, exit.json) and one `refused.*` file per spawn past the bound. Read bounded, never trusted blindly:
 // the orchestrator runs in the same cell and could write there too.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +22,8 @@ const exitSchema = z.object({
   end: z.number(),
   stdinBytes: z.number().int(),
   stdoutBytes: z.number().int(),
+  /** Absent in a record from a shim before stderr was kept. */
+  stderrBytes: z.number().int().optional(),
 });
 
 /** One spawn as its shim recorded it; `problem` names a record that could not be read. */
@@ -31,6 +33,7 @@ export interface SpawnRecord {
   exit: z.infer<typeof exitSchema> | null;
   stdin: string;
   stdout: string;
+  stderr: string;
   problem: string | null;
 }
 
@@ -73,6 +76,7 @@ export function readSpawnRecords(spawnsDir: string): { spawns: SpawnRecord[]; re
       exit,
       stdin: readBounded(join(dir, "stdin"), STREAM_BOUND),
       stdout: readBounded(join(dir, "stdout"), STREAM_BOUND),
+      stderr: readBounded(join(dir, "stderr"), STREAM_BOUND),
       problem,
     };
   });

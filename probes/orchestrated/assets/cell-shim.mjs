@@ -3,7 +3,8 @@
 // It claims the next spawn number with an O_EXCL mkdir (unique across PID namespaces sharing the
 // cell), records what the orchestrator handed over, sets witness's own plumbing (the fake's
 // `/s/<n>` route, dummy key, cell HOME) over whatever the caller's environment says, and runs the
-// pinned CLI with stdin and stdout streamed through: the Agent SDK keeps stdin open until the
+// pinned CLI with stdin, stdout and stderr streamed through (stderr kept too: a CLI that stops
+// before asking the model says why there, and the orchestrator may only see it as an error): the Agent SDK keeps stdin open until the
 // CLI's result, so nothing here may wait for an end of input. Node builtins only: it runs in the
 // cell, where witness's own modules are not loaded. Witness redacts what it reads back.
 import { spawn } from "node:child_process";
@@ -80,7 +81,8 @@ function recorder(name) {
 }
 const stdinLog = recorder("stdin");
 const stdoutLog = recorder("stdout");
-const child = spawn(config.file, args, { env, stdio: ["pipe", "pipe", "inherit"] });
+const stderrLog = recorder("stderr");
+const child = spawn(config.file, args, { env, stdio: ["pipe", "pipe", "pipe"] });
 child.on("error", (error) => {
   process.stderr.write(`witness: cannot start ${config.file}: ${error.message}\n`);
   finish(127, null);
@@ -102,7 +104,15 @@ child.stdout.on("data", (chunk) => {
     process.stdout.once("drain", () => child.stdout.resume());
   }
 });
+child.stderr.on("data", (chunk) => {
+  stderrLog.add(chunk);
+  if (!process.stderr.write(chunk)) {
+    child.stderr.pause();
+    process.stderr.once("drain", () => child.stderr.resume());
+  }
+});
 process.stdout.on("error", () => {});
+process.stderr.on("error", () => {});
 for (const signal of ["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT"])
   process.on(signal, () => child.kill(signal));
 child.on("close", (code, signal) => finish(code, signal));
@@ -113,12 +123,14 @@ function finish(code, signal) {
   done = true;
   stdinLog.close();
   stdoutLog.close();
+  stderrLog.close();
   const end = {
     exitCode: code,
     signal,
     end: Date.now(),
     stdinBytes: stdinLog.bytes,
     stdoutBytes: stdoutLog.bytes,
+    stderrBytes: stderrLog.bytes,
   };
   writeFileSync(join(dir, "exit.json"), JSON.stringify(end));
   process.stdin.destroy();
