@@ -41,6 +41,25 @@ function compileCacheLines(obs: Observation): string[] {
   return [`- compile cache: written into the cell, ${then}`];
 }
 
+// What the spawn cost: the CLI's process tree (from its PID namespace's first process and its
+// memory cgroup) and witness's own phases; records before the accounting state nothing.
+function useLines(obs: NonNullable<SpawnRecord["observation"]>): string[] {
+  const cli = obs.cliUse;
+  const own = obs.witnessUse;
+  if (cli === undefined && own === undefined) return [];
+  const peak =
+    cli?.peakMemory === undefined
+      ? ""
+      : `, peak memory ${(cli.peakMemory.bytes / 2 ** 20).toFixed(1)} MB (${cli.peakMemory.source})`;
+  const tree =
+    cli === undefined
+      ? "the CLI's process tree not measured"
+      : `the CLI's process tree ${cli.cpuMs} ms CPU, ${cli.wallMs} ms wall${peak}`;
+  const ownCpu =
+    own === undefined ? "" : `; witness ${Math.round(own.cpuMs + own.helpersMs)} ms CPU`;
+  return [`- resources: ${tree}${ownCpu}`];
+}
+
 function spawnLines(spawn: SpawnRecord): string[] {
   const obs = spawn.observation;
   const from = spawn.reused;
@@ -66,6 +85,7 @@ function spawnLines(spawn: SpawnRecord): string[] {
     ...(obs.containmentHeld === undefined
       ? []
       : [`- containment: ${heldSummary(obs.containment ?? "unknown", obs.containmentHeld)}`]),
+    ...useLines(obs),
     ...compileCacheLines(obs),
     `- markers: ${seen.join(", ") || "none"}`,
     ...orchestratorLines(obs),

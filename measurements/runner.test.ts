@@ -218,6 +218,24 @@ describe("a spawn's inputs in records", () => {
   });
 });
 
+describe("a spawn's resources in records", () => {
+  it("states the CLI tree's CPU, wall time and peak memory, and witness's CPU, in the Markdown", async () => {
+    const cliUse = {
+      ...{ userMs: 900, systemMs: 300, cpuMs: 1200, wallMs: 2500, resolutionMs: 10 },
+      source: "pid-namespace-init" as const,
+      peakMemory: { bytes: 300 * 2 ** 20, source: "cgroup-v1-memory.max_usage_in_bytes" as const },
+    };
+    const witnessUse = { phases: [], cpuMs: 60.4, helpersMs: 20, concurrent: 1 };
+    const markers = [marker("A", ["messages"]), marker("B", [])];
+    const render = async (o: Partial<Observation>) =>
+      renderMarkdown(await runProtocol(locked(), { probe: () => Promise.resolve(observation(o)) }));
+    expect(await render({ markers, cliUse, witnessUse })).toContain(
+      "- resources: the CLI's process tree 1200 ms CPU, 2500 ms wall, peak memory 300.0 MB (cgroup-v1-memory.max_usage_in_bytes); witness 80 ms CPU",
+    );
+    expect(await render({ markers })).not.toContain("- resources:");
+  });
+});
+
 describe("managed configuration in records", () => {
   it("says in the Markdown which machine-wide files were looked for and which were present", async () => {
     const files = (present: boolean) => [

@@ -12,6 +12,8 @@ export interface CliAccount {
   cliCpuMs: number;
   cliMeanCpuMs: number | null;
   cliMeanWallMs: number | null;
+  /** The largest peak memory of one spawn's process tree, in MB; null where none was measured. */
+  cliPeakMemoryMb: number | null;
   /** witness's own CPU in this CLI's spawns' phases (its process and its helpers), a spawn. */
   witnessMeanCpuMs: number;
 }
@@ -37,6 +39,13 @@ export interface RunAccount {
 
 const round = (ms: number) => Math.round(ms);
 
+const MB = 2 ** 20;
+
+function peakMb(used: readonly { peakMemory?: { bytes: number } | undefined }[]): number | null {
+  const peaks = used.flatMap((u) => (u.peakMemory === undefined ? [] : [u.peakMemory.bytes]));
+  return peaks.length === 0 ? null : Math.round(Math.max(...peaks) / MB);
+}
+
 /** The accounting of this process's spawns so far; null when it made none. */
 export function runAccount(): RunAccount | null {
   const { spawns, work, process: total } = spawnLedger();
@@ -58,6 +67,7 @@ export function runAccount(): RunAccount | null {
       cliCpuMs: round(used.reduce((s, u) => s + u.cpuMs, 0)),
       cliMeanCpuMs: mean(used.map((u) => u.cpuMs)),
       cliMeanWallMs: mean(used.map((u) => u.wallMs)),
+      cliPeakMemoryMb: peakMb(used),
       witnessMeanCpuMs: mean(list.map((a) => a.witnessUse.cpuMs + a.witnessUse.helpersMs)) ?? 0,
     };
   });
@@ -93,7 +103,7 @@ export function accountLines(a: RunAccount): string[] {
     `CPU: the CLIs ${s(a.cliCpuMs)} (their process trees, measured in each spawn's PID namespace); witness ${s(a.witnessCpuMs)}, ${a.witnessPerSpawnMs} ms a spawn (its process ${s(a.witnessProcessMs)}, its helper processes ${s(a.witnessHelpersMs)}; in the spawns ${s(a.inSpawnsMs)}, outside them ${s(a.outsideSpawnsMs)}${work})${unmeasured}`,
     ...a.perCli.map(
       (c) =>
-        `  ${c.cli}: ${c.spawns} spawns, the CLI ${c.cliMeanCpuMs ?? "?"} ms CPU and ${c.cliMeanWallMs ?? "?"} ms wall a spawn, witness ${c.witnessMeanCpuMs} ms CPU a spawn`,
+        `  ${c.cli}: ${c.spawns} spawns, the CLI ${c.cliMeanCpuMs ?? "?"} ms CPU and ${c.cliMeanWallMs ?? "?"} ms wall a spawn${c.cliPeakMemoryMb === null ? "" : `, its process tree's peak memory at most ${c.cliPeakMemoryMb} MB`}, witness ${c.witnessMeanCpuMs} ms CPU a spawn`,
     ),
   ];
 }

@@ -2,7 +2,7 @@
 // run's account taking the CLIs' measured use out of the process's whole CPU.
 import { describe, expect, it } from "vitest";
 
-import { runAccount } from "./accounting.js";
+import { accountLines, runAccount } from "./accounting.js";
 import { addSpawnAccount, spawnLedger, startSpawnMeter } from "./spawn-use.js";
 
 // Spends `ms` of this process's CPU (not wall time: the machine may be busy).
@@ -66,5 +66,21 @@ describe("runAccount", () => {
     expect(account?.witnessCpuMs).toBeCloseTo(total.cpuMs + children - 500, -1);
     const codex = account?.perCli.find((c) => c.cli === "codex@9.9.9");
     expect(codex).toMatchObject({ spawns: 2, measured: 1, cliMeanCpuMs: 500, cliMeanWallMs: 700 });
+  });
+
+  it("states the largest peak memory of a CLI's spawns, where one was measured", () => {
+    const witnessUse = startSpawnMeter().end();
+    const use = (mb: number) => ({
+      ...{ userMs: 10, systemMs: 0, cpuMs: 10, wallMs: 20, resolutionMs: 10 },
+      source: "pid-namespace-init" as const,
+      peakMemory: { bytes: mb * 2 ** 20, source: "cgroup-v2-memory.peak" as const },
+    });
+    addSpawnAccount({ cli: "pi@9.9.9", cliUse: use(180), witnessUse });
+    addSpawnAccount({ cli: "pi@9.9.9", cliUse: use(240), witnessUse });
+    const account = runAccount();
+    expect(account?.perCli.find((c) => c.cli === "pi@9.9.9")?.cliPeakMemoryMb).toBe(240);
+    const lines = accountLines(account as NonNullable<typeof account>);
+    expect(lines.find((l) => l.includes("pi@9.9.9"))).toContain("peak memory at most 240 MB");
+    expect(account?.perCli.find((c) => c.cli === "codex@9.9.9")?.cliPeakMemoryMb).toBeNull();
   });
 });

@@ -165,6 +165,18 @@ export const cliUseSchema = z.object({
   wallMs: z.number(),
   resolutionMs: z.number(),
   source: z.literal("pid-namespace-init"),
+  /**
+   * The tree's peak memory: the high-water mark of what its processes, all at once, had charged to
+   * the spawn's own memory cgroup (anonymous memory, kernel memory, and the file pages they brought
+   * into the page cache; not the pages another cgroup cached first, such as the runtime's binary).
+   * Absent where witness cannot make a memory cgroup (probes/isolation/memory-cgroup.ts).
+   */
+  peakMemory: z
+    .object({
+      bytes: z.number().int(),
+      source: z.enum(["cgroup-v2-memory.peak", "cgroup-v1-memory.max_usage_in_bytes"]),
+    })
+    .optional(),
 });
 export type CliUse = z.infer<typeof cliUseSchema>;
 
