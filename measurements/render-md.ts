@@ -4,6 +4,7 @@ import { runtimeText } from "../probes/contracts/runtime.js";
 import { heldSummary } from "../probes/isolation/sandbox-report.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
 import { orchestratorLines } from "./render-orchestrator.js";
+import { useLines } from "./render-use.js";
 import { reuseText } from "./reuse-text.js";
 import type { WitnessBuild } from "./witness-build.js";
 
@@ -39,25 +40,6 @@ function compileCacheLines(obs: Observation): string[] {
   if (c.state === "read") return [`- compile cache: read from ${code(c.dir ?? "")}`];
   const then = c.published === true ? "published for later spawns" : "not published";
   return [`- compile cache: written into the cell, ${then}`];
-}
-
-// What the spawn cost: the CLI's process tree (from its PID namespace's first process and its
-// memory cgroup) and witness's own phases; records before the accounting state nothing.
-function useLines(obs: NonNullable<SpawnRecord["observation"]>): string[] {
-  const cli = obs.cliUse;
-  const own = obs.witnessUse;
-  if (cli === undefined && own === undefined) return [];
-  const peak =
-    cli?.peakMemory === undefined
-      ? ""
-      : `, peak memory ${(cli.peakMemory.bytes / 2 ** 20).toFixed(1)} MB (${cli.peakMemory.source})`;
-  const tree =
-    cli === undefined
-      ? "the CLI's process tree not measured"
-      : `the CLI's process tree ${cli.cpuMs} ms CPU, ${cli.wallMs} ms wall${peak}`;
-  const ownCpu =
-    own === undefined ? "" : `; witness ${Math.round(own.cpuMs + own.helpersMs)} ms CPU`;
-  return [`- resources: ${tree}${ownCpu}`];
 }
 
 function spawnLines(spawn: SpawnRecord): string[] {

@@ -186,10 +186,33 @@ export async function runProbe(
         `${masked.join(", ")}: an orchestrator launch cannot mask managed files yet`,
       );
     const launch = spec.launch;
-    return runOrchestrated(
-      { ...spec, launch },
-      { ...options, dispose: (c) => dispose(c, options) },
-    );
+    const meter = startSpawnMeter();
+    let witnessUse: WitnessUse | null = null;
+    try {
+      const observation = await runOrchestrated(
+        { ...spec, launch },
+        { ...options, dispose: (c) => dispose(c, options), meter },
+      );
+      witnessUse = meter.end();
+      const cli = `${observation.cli.name}@${observation.cli.version}`;
+      const use = observation.orchestratorUse;
+      addSpawnAccount({
+        cli,
+        cliUse: null,
+        witnessUse,
+        ...(use === undefined
+          ? {}
+          : {
+              orchestrator: {
+                ownCpuMs: use.ownCpuMs,
+                spawns: (observation.spawns ?? []).flatMap((s) => (s.cliUse ? [s.cliUse] : [])),
+              },
+            }),
+      });
+      return { ...observation, witnessUse };
+    } finally {
+      if (witnessUse === null) meter.end();
+    }
   }
   // The containment check (a sandboxed /bin/true, once a process) runs while the cell is made.
   void containment().catch(() => {});

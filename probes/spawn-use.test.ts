@@ -83,4 +83,41 @@ describe("runAccount", () => {
     expect(lines.find((l) => l.includes("pi@9.9.9"))).toContain("peak memory at most 240 MB");
     expect(account?.perCli.find((c) => c.cli === "codex@9.9.9")?.cliPeakMemoryMb).toBeNull();
   });
+
+  it("counts an orchestrator launch's CLI processes as the CLI's and its own CPU apart", () => {
+    const witnessUse = startSpawnMeter().end();
+    const before = runAccount();
+    const clis = [300, 200].map((cpuMs) => ({
+      ...{ userMs: cpuMs, systemMs: 0, cpuMs, wallMs: 900, resolutionMs: 10 },
+      source: "cell-shim" as const,
+    }));
+    addSpawnAccount({
+      cli: "claude-code@9.9.9",
+      cliUse: null,
+      witnessUse,
+      orchestrator: { ownCpuMs: 450, spawns: clis },
+    });
+    const account = runAccount();
+    expect((account?.cliCpuMs ?? 0) - (before?.cliCpuMs ?? 0)).toBe(500);
+    expect((account?.orchestratorCpuMs ?? 0) - (before?.orchestratorCpuMs ?? 0)).toBe(450);
+    expect(account?.unmeasured).toBe(before?.unmeasured);
+    const { process: total } = spawnLedger();
+    expect(account?.witnessCpuMs).toBeCloseTo(
+      total.cpuMs + (total.childrenMs ?? 0) - (account?.cliCpuMs ?? 0) - 450,
+      -1,
+    );
+    const claude = account?.perCli.find((c) => c.cli === "claude-code@9.9.9");
+    expect(claude).toMatchObject({
+      spawns: 1,
+      measured: 2,
+      orchestratorLaunches: 1,
+      orchestratorCpuMs: 450,
+      cliMeanCpuMs: 250,
+    });
+    const lines = accountLines(account as NonNullable<typeof account>);
+    expect(lines[0]).toContain("the orchestrators 0.5 s");
+    expect(lines.find((l) => l.includes("claude-code@9.9.9"))).toContain(
+      "(1 orchestrator launches, 2 CLI processes measured, the orchestrator 450 ms CPU a launch)",
+    );
+  });
 });

@@ -8,6 +8,7 @@ import type { Script } from "../contracts/script.js";
 import type { ProbeDriver, TranscriptFacts } from "../drivers/driver.js";
 import type { CapturedRequest } from "../fake/server.js";
 import { observe } from "../observe/observe.js";
+import { shimCliUse } from "./launch-use.js";
 import type { SpawnRecord } from "./spawn-records.js";
 
 /** Each spawn's observation, and the transcripts read for them (in the same order). */
@@ -61,6 +62,7 @@ export async function observeSpawns(input: {
       toolCalls: seen.toolCalls,
       permissionMode: seen.permissionMode,
       transcriptFile: transcript.path === null ? null : relative(cell.root, transcript.path),
+      ...shimCliUse(record.exit?.use),
     });
   }
   return { observations, transcripts };
