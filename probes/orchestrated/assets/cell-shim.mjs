@@ -98,7 +98,9 @@ function reapedTicks() {
 let hwmKb = null;
 function readHwm(pid) {
   try {
-    const kb = Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+    const kb = Number(
+      /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1],
+    );
     if (Number.isFinite(kb)) hwmKb = Math.max(hwmKb ?? 0, kb);
   } catch {
     // gone already, or no /proc
