@@ -19,7 +19,7 @@ export interface CliAccount {
   cliCpuMs: number;
   cliMeanCpuMs: number | null;
   cliMeanWallMs: number | null;
-  /** The largest peak memory of one spawn's process tree, in MB; null where none was measured. */
+  /** The largest peak memory of one spawn's process tree (its memory cgroup's), in MB; null where none was measured. */
   cliPeakMemoryMb: number | null;
   /** witness's own CPU in this CLI's spawns' phases (its process and its helpers), a spawn. */
   witnessMeanCpuMs: number;
@@ -50,8 +50,11 @@ const round = (ms: number) => Math.round(ms);
 
 const MB = 2 ** 20;
 
-function peakMb(used: readonly { peakMemory?: { bytes: number } | undefined }[]): number | null {
-  const peaks = used.flatMap((u) => (u.peakMemory === undefined ? [] : [u.peakMemory.bytes]));
+// Of whole trees only (a spawn's memory cgroup): a cell shim's figure is one process's resident set.
+function peakMb(used: readonly CliUse[]): number | null {
+  const peaks = used.flatMap((u) =>
+    u.peakMemory === undefined || u.source !== "pid-namespace-init" ? [] : [u.peakMemory.bytes],
+  );
   return peaks.length === 0 ? null : Math.round(Math.max(...peaks) / MB);
 }
 
@@ -115,13 +118,13 @@ export function accountLines(a: RunAccount): string[] {
     a.unmeasured === 0
       ? ""
       : ` (${a.unmeasured} spawns' CLI use was not measured, without a PID namespace: their CLIs' CPU is counted in witness's)`;
-  const orchestrators =
-    a.orchestratorCpuMs === 0 && a.perCli.every((c) => c.orchestratorLaunches === 0)
-      ? ""
-      : `; the orchestrators ${s(a.orchestratorCpuMs)} (their launches' process trees less their CLIs' and shims')`;
+  const launched = a.perCli.some((c) => c.orchestratorLaunches > 0);
+  const orchestrators = !launched
+    ? ""
+    : `; the orchestrators ${s(a.orchestratorCpuMs)} (their launches' process trees less their CLIs' and shims')`;
   const work = a.work.map((w) => `, ${w.label} ${w.cpuMs} ms (${w.count})`).join("");
   return [
-    `CPU: the CLIs ${s(a.cliCpuMs)} (their process trees, measured in each spawn's PID namespace, or by an orchestrator's cell shims)${orchestrators}; witness ${s(a.witnessCpuMs)}, ${a.witnessPerSpawnMs} ms a spawn (its process ${s(a.witnessProcessMs)}, its helper processes ${s(a.witnessHelpersMs)}; in the spawns ${s(a.inSpawnsMs)}, outside them ${s(a.outsideSpawnsMs)}${work})${unmeasured}`,
+    `CPU: the CLIs ${s(a.cliCpuMs)} (their process trees, measured in each spawn's PID namespace${launched ? ", or by an orchestrator's cell shims" : ""})${orchestrators}; witness ${s(a.witnessCpuMs)}, ${a.witnessPerSpawnMs} ms a spawn (its process ${s(a.witnessProcessMs)}, its helper processes ${s(a.witnessHelpersMs)}; in the spawns ${s(a.inSpawnsMs)}, outside them ${s(a.outsideSpawnsMs)}${work})${unmeasured}`,
     ...a.perCli.map(
       (c) =>
         `  ${c.cli}: ${c.spawns} spawns${c.orchestratorLaunches === 0 ? "" : ` (${c.orchestratorLaunches} orchestrator launches, ${c.measured} CLI processes measured, the orchestrator ${Math.round(c.orchestratorCpuMs / c.orchestratorLaunches)} ms CPU a launch)`}, the CLI ${c.cliMeanCpuMs ?? "?"} ms CPU and ${c.cliMeanWallMs ?? "?"} ms wall a spawn${c.cliPeakMemoryMb === null ? "" : `, its process tree's peak memory at most ${c.cliPeakMemoryMb} MB`}, witness ${c.witnessMeanCpuMs} ms CPU a spawn`,

@@ -81,6 +81,7 @@ describe("runAccount", () => {
     expect(account?.perCli.find((c) => c.cli === "pi@9.9.9")?.cliPeakMemoryMb).toBe(240);
     const lines = accountLines(account as NonNullable<typeof account>);
     expect(lines.find((l) => l.includes("pi@9.9.9"))).toContain("peak memory at most 240 MB");
+    expect(lines[0]).not.toContain("cell shims");
     expect(account?.perCli.find((c) => c.cli === "codex@9.9.9")?.cliPeakMemoryMb).toBeNull();
   });
 
@@ -90,6 +91,7 @@ describe("runAccount", () => {
     const clis = [300, 200].map((cpuMs) => ({
       ...{ userMs: cpuMs, systemMs: 0, cpuMs, wallMs: 900, resolutionMs: 10 },
       source: "cell-shim" as const,
+      peakMemory: { bytes: 2 ** 30, source: "cli-process-vmhwm-polled" as const },
     }));
     addSpawnAccount({
       cli: "claude-code@9.9.9",
@@ -116,6 +118,9 @@ describe("runAccount", () => {
     });
     const lines = accountLines(account as NonNullable<typeof account>);
     expect(lines[0]).toContain("the orchestrators 0.5 s");
+    expect(lines[0]).toContain("or by an orchestrator's cell shims");
+    // One CLI process's resident set is not a tree's peak.
+    expect(claude?.cliPeakMemoryMb).toBeNull();
     expect(lines.find((l) => l.includes("claude-code@9.9.9"))).toContain(
       "(1 orchestrator launches, 2 CLI processes measured, the orchestrator 450 ms CPU a launch)",
     );
