@@ -4,6 +4,7 @@ import { runtimeText } from "../probes/contracts/runtime.js";
 import { heldSummary } from "../probes/isolation/sandbox-report.js";
 import type { ArmRecord, MeasurementRecord, SpawnRecord } from "./record.js";
 import { orchestratorLines } from "./render-orchestrator.js";
+import { useLines } from "./render-use.js";
 import { reuseText } from "./reuse-text.js";
 import type { WitnessBuild } from "./witness-build.js";
 
@@ -66,6 +67,7 @@ function spawnLines(spawn: SpawnRecord): string[] {
     ...(obs.containmentHeld === undefined
       ? []
       : [`- containment: ${heldSummary(obs.containment ?? "unknown", obs.containmentHeld)}`]),
+    ...useLines(obs),
     ...compileCacheLines(obs),
     `- markers: ${seen.join(", ") || "none"}`,
     ...orchestratorLines(obs),

@@ -218,6 +218,46 @@ describe("a spawn's inputs in records", () => {
   });
 });
 
+describe("a spawn's resources in records", () => {
+  const cliUse = {
+    ...{ userMs: 900, systemMs: 300, cpuMs: 1200, wallMs: 2500, resolutionMs: 10 },
+    source: "pid-namespace-init" as const,
+    peakMemory: { bytes: 300 * 2 ** 20, source: "cgroup-v1-memory.max_usage_in_bytes" as const },
+  };
+  const markers = [marker("A", ["messages"]), marker("B", [])];
+  const render = async (o: Partial<Observation>) =>
+    renderMarkdown(await runProtocol(locked(), { probe: () => Promise.resolve(observation(o)) }));
+
+  it("states the CLI tree's CPU, wall time and peak memory, and witness's CPU, in the Markdown", async () => {
+    const witnessUse = { phases: [], cpuMs: 60.4, helpersMs: 20, concurrent: 1 };
+    expect(await render({ markers, cliUse, witnessUse })).toContain(
+      "- resources: the CLI's process tree 1200 ms CPU, 2500 ms wall, peak memory 300.0 MB (cgroup-v1-memory.max_usage_in_bytes); witness 80 ms CPU",
+    );
+    expect(await render({ markers })).not.toContain("- resources:");
+  });
+
+  it("takes an orchestrator launch's tree apart: the orchestrator's own, each CLI process's, the shims'", async () => {
+    const tree = { ...cliUse, cpuMs: 2000, wallMs: 3000 };
+    const one = {
+      ...{ userMs: 600, systemMs: 100, cpuMs: 700, wallMs: 900, resolutionMs: 10 },
+      source: "cell-shim" as const,
+    };
+    const spawn = (n: number) => ({
+      ...{ spawn: n, cli: "claude-code", argv: [], env: {}, overridden: [], cwd: "/w" },
+      ...{ stdin: "", stdinBytes: 0, stdout: "", stdoutBytes: 0, exitCode: 0, signal: null },
+      ...{ startMs: 0, durationMs: 1, requestCount: 1, markers: [], toolsOffered: [] },
+      ...{ toolCalls: [], permissionMode: null, transcriptFile: null },
+    });
+    const spawns = [{ ...spawn(1), cliUse: one, shimCpuMs: 40 }, spawn(2)];
+    const orchestratorUse = {
+      ...{ tree, clisCpuMs: 700, shimsCpuMs: 40, ownCpuMs: 1260, unmeasuredSpawns: 1 },
+    };
+    expect(await render({ markers, orchestratorUse, spawns })).toContain(
+      "- resources: the launch's process tree 2000 ms CPU, 3000 ms wall, peak memory 300.0 MB; of its CPU the orchestrator's own 1260 ms, its CLI processes' 700 ms (1: 700 ms CPU, 900 ms wall; 2: not measured), the shims' 40 ms",
+    );
+  });
+});
+
 describe("managed configuration in records", () => {
   it("says in the Markdown which machine-wide files were looked for and which were present", async () => {
     const files = (present: boolean) => [

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -83,12 +83,15 @@ describe("publishCompileCache", () => {
       [second, "two"],
     ] as const) {
       await mkdir(join(d, "v22"), { recursive: true });
-      await writeFile(join(d, "v22", "entry"), text);
+      await writeFile(join(d, "v22", "entry"), text, { mode: 0o600 });
     }
     const publishTo = join(dir, "install", "compile-cache", "node-22.23.5");
     expect(await publishCompileCache({ state: "write", dir: first, publishTo })).toBe(true);
     expect(await publishCompileCache({ state: "write", dir: second, publishTo })).toBe(false);
     expect(await readFile(join(publishTo, "v22", "entry"), "utf8")).toBe("one");
+    // Readable by a sandboxed spawn's uid, however Node wrote it (0600).
+    expect(statSync(join(publishTo, "v22", "entry")).mode & 0o777).toBe(0o644);
+    expect(statSync(join(publishTo, "v22")).mode & 0o777).toBe(0o755);
     // Nothing half-copied is left beside it, and a reading spawn publishes nothing.
     expect(readdirSync(join(publishTo, ".."))).toEqual(["node-22.23.5"]);
     expect(await publishCompileCache({ state: "read", dir: publishTo })).toBe(false);

@@ -5,10 +5,11 @@
 // spawns read (read-only in the sandbox, where the install is bound read-only). Node checks each
 // entry against its module's source and its own version and flags, and a cache changes how fast
 // the code compiles, not what it does. Off unless WITNESS_COMPILE_CACHE=1: measured on Qwen Code
-// 0.24.4 and pi 1.6.0 it saved no CPU and cost wall time (docs/benchmarks.md, compile-cache).
+// 0.24.4 and pi 1.6.0 it saved no CPU and cost wall time, because the published entries were
+// unreadable to the sandboxed spawns (fixed; to be measured again: docs/benchmarks.md).
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { cp, mkdir, readdir, rename, rm } from "node:fs/promises";
+import { chmod, cp, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 import semver from "semver";
@@ -82,6 +83,18 @@ async function holdsFiles(dir: string): Promise<boolean> {
  * reader sees all of it or none; another spawn's copy published first is kept. Returns whether
  * this one was published. A failure costs later spawns their speed only.
  */
+// Node writes its entries 0600 as the spawn's uid; the copy is witness's (root's) and keeps 0600.
+// A sandboxed spawn runs as another host uid, root only in a user namespace of its own, which
+// grants it nothing over files of an unmapped owner: at 0600 every read of the published cache
+// was refused (EACCES) and every module compiled as if there were none.
+async function readableByAll(dir: string): Promise<void> {
+  await chmod(dir, 0o755);
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const path = join(entry.parentPath, entry.name);
+    await chmod(path, entry.isDirectory() ? 0o755 : 0o644);
+  }
+}
+
 export async function publishCompileCache(plan: CompileCachePlan): Promise<boolean> {
   if (plan.state !== "write" || !(await holdsFiles(plan.dir))) return false;
   const parent = dirname(plan.publishTo);
@@ -89,6 +102,7 @@ export async function publishCompileCache(plan: CompileCachePlan): Promise<boole
   try {
     await mkdir(parent, { recursive: true });
     await cp(plan.dir, staging, { recursive: true });
+    await readableByAll(staging);
     await rename(staging, plan.publishTo);
     return true;
   } catch {

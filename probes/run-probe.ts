@@ -54,6 +54,7 @@ import {
   maskWrap,
   refuseManaged,
 } from "./isolation/managed.js";
+import { openSpawnCgroup, type SpawnCgroup } from "./isolation/memory-cgroup.js";
 import { acquireSlot, type NetnsSlot, netnsTools } from "./isolation/netns.js";
 import { type PreparedSandbox, prepareSandbox } from "./isolation/sandbox.js";
 import { readReport, sandboxFaults, unsandboxedHeld } from "./isolation/sandbox-report.js";
@@ -185,10 +186,33 @@ export async function runProbe(
         `${masked.join(", ")}: an orchestrator launch cannot mask managed files yet`,
       );
     const launch = spec.launch;
-    return runOrchestrated(
-      { ...spec, launch },
-      { ...options, dispose: (c) => dispose(c, options) },
-    );
+    const meter = startSpawnMeter();
+    let witnessUse: WitnessUse | null = null;
+    try {
+      const observation = await runOrchestrated(
+        { ...spec, launch },
+        { ...options, dispose: (c) => dispose(c, options), meter },
+      );
+      witnessUse = meter.end();
+      const cli = `${observation.cli.name}@${observation.cli.version}`;
+      const use = observation.orchestratorUse;
+      addSpawnAccount({
+        cli,
+        cliUse: null,
+        witnessUse,
+        ...(use === undefined
+          ? {}
+          : {
+              orchestrator: {
+                ownCpuMs: use.ownCpuMs,
+                spawns: (observation.spawns ?? []).flatMap((s) => (s.cliUse ? [s.cliUse] : [])),
+              },
+            }),
+      });
+      return { ...observation, witnessUse };
+    } finally {
+      if (witnessUse === null) meter.end();
+    }
   }
   // The containment check (a sandboxed /bin/true, once a process) runs while the cell is made.
   void containment().catch(() => {});
@@ -261,6 +285,7 @@ async function spawnCli(
   let server: FakeServer | null = null;
   let sandbox: PreparedSandbox | null = null;
   let tracing: Tracing | null = null;
+  let cgroup: SpawnCgroup | null = null;
   try {
     const script = resolvePathsDeep(
       resolveSentinelsDeep(spec.script, (name) => cellSentinelPath(cell, name)),
@@ -327,8 +352,11 @@ async function spawnCli(
     const onRuntime = launchOn(choice, cli.bin, args);
     const unmasked =
       sandbox === null ? maskWrap(onRuntime.file, onRuntime.args, masked) : onRuntime;
+    // The tree's peak memory: a memory cgroup its first process joins, where witness can make one.
+    cgroup = contained.reports ? await openSpawnCgroup() : null;
     const inPidns = contained.wrap(unmasked.file, unmasked.args, {
       flushDir: cell.root,
+      ...(cgroup === null ? {} : { cgroupProcs: cgroup.procs }),
       ...(sandbox === null ? {} : { sandbox: sandbox.launch }),
     });
     const inNetns = slot ? slot.wrap(inPidns.file, inPidns.args) : inPidns;
@@ -354,7 +382,9 @@ async function spawnCli(
       timeoutMs: spec.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const cliUse = contained.reports ? readTreeUse(result.report ?? "") : null;
+    const treeUse = contained.reports ? readTreeUse(result.report ?? "") : null;
+    const peakMemory = treeUse === null ? null : ((await cgroup?.peak()) ?? null);
+    const cliUse = treeUse === null ? null : { ...treeUse, ...(peakMemory && { peakMemory }) };
     meter.phase("observe", cliUse?.cpuMs ?? 0);
     // An aborted spawn is not an observation: stop here (the finally still cleans up).
     options.signal?.throwIfAborted();
@@ -450,7 +480,13 @@ async function spawnCli(
     return redactObservation(observation);
   } finally {
     meter.phase("cleanup");
-    await Promise.all([server?.close(), slot?.release(), sandbox?.dispose(), tracing?.dispose()]);
+    await Promise.all([
+      server?.close(),
+      slot?.release(),
+      sandbox?.dispose(),
+      tracing?.dispose(),
+      cgroup?.dispose(),
+    ]);
     dispose(cell, options);
   }
 }

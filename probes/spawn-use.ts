@@ -86,8 +86,11 @@ export interface SpawnMeter {
 /** A spawn of one CLI, measured in the spawn ledger of this process. */
 export interface SpawnAccount {
   cli: string;
+  /** A CLI's own spawn's use; null for an orchestrator launch, or where it was not measured. */
   cliUse: CliUse | null;
   witnessUse: WitnessUse;
+  /** An orchestrator launch: its own CPU, and each CLI process's use its shim measured. */
+  orchestrator?: { ownCpuMs: number; spawns: CliUse[] };
 }
 
 const ledger: SpawnAccount[] = [];

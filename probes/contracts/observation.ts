@@ -114,6 +114,61 @@ export const observedCallSchema = z.object({
 });
 
 /**
+ * The CLI's own resource use: its whole process tree, as the PID namespace's first process saw it
+ * (the CPU of every process it reaped, in clock ticks of `resolutionMs`; the wall time from the
+ * CLI's start to its reaping). Besides the CLI's own processes it holds the launch steps inside
+ * the namespace after the cell view (setpriv, unshare, report.sh: a few ms) and the cell's flush.
+ */
+export const cliUseSchema = z.object({
+  userMs: z.number(),
+  systemMs: z.number(),
+  cpuMs: z.number(),
+  wallMs: z.number(),
+  resolutionMs: z.number(),
+  /**
+   * pid-namespace-init: a CLI's own spawn. cell-shim: one CLI process an orchestrator started, as
+   * its cell shim measured it (the CPU of the CLI and of what it waited for, not of orphans it left;
+   * the wall time from its start to its reaping).
+   */
+  source: z.enum(["pid-namespace-init", "cell-shim"]),
+  /**
+   * The tree's peak memory: the high-water mark of what its processes, all at once, had charged to
+   * the spawn's own memory cgroup (anonymous memory, kernel memory, and the file pages they brought
+   * into the page cache; not the pages another cgroup cached first, such as the runtime's binary).
+   * Absent where witness cannot make a memory cgroup (probes/isolation/memory-cgroup.ts).
+   * A cell shim's is the CLI process's own peak resident set (VmHWM) instead, read every 50 ms
+   * while it ran: a lower bound that leaves out its children.
+   */
+  peakMemory: z
+    .object({
+      bytes: z.number().int(),
+      source: z.enum([
+        "cgroup-v2-memory.peak",
+        "cgroup-v1-memory.max_usage_in_bytes",
+        "cli-process-vmhwm-polled",
+      ]),
+    })
+    .optional(),
+});
+export type CliUse = z.infer<typeof cliUseSchema>;
+
+/**
+ * An orchestrator launch's use: its whole tree (the orchestrator, the shims and the CLIs they
+ * started), as the launch's PID namespace's first process and memory cgroup measured it, and the
+ * tree's CPU taken apart: the CLI processes' (their shims' figures, summed), the shims' own, and
+ * the rest, the orchestrator's own with anything it started besides the CLIs.
+ */
+export const orchestratorUseSchema = z.object({
+  tree: cliUseSchema,
+  clisCpuMs: z.number(),
+  shimsCpuMs: z.number(),
+  ownCpuMs: z.number(),
+  /** Spawns whose shim recorded no use (killed, or an older shim): their CPU is in ownCpuMs. */
+  unmeasuredSpawns: z.number().int(),
+});
+export type OrchestratorUse = z.infer<typeof orchestratorUseSchema>;
+
+/**
  * One CLI process an orchestrator started through its cell shim: what the orchestrator handed it
  * (argv, environment before witness's plumbing, cwd, stdin) and what it did (its requests to the
  * fake by route prefix, markers, tool calls, transcript, exit).
@@ -149,6 +204,10 @@ export const spawnObservationSchema = z.object({
   transcriptFile: z.string().nullable(),
   /** Why this spawn reached no model request (its exit and stderr's end); absent when it asked. */
   noRequestReason: noRequestReasonSchema.optional(),
+  /** The CLI's use as its shim measured it (absent in records before it, or when it did not end). */
+  cliUse: cliUseSchema.optional(),
+  /** The shim's own CPU (a Node process of witness's in the cell), ms. */
+  shimCpuMs: z.number().optional(),
 });
 export type SpawnObservation = z.infer<typeof spawnObservationSchema>;
 
@@ -162,22 +221,6 @@ export const orchestratorSubjectSchema = z.object({
   maxSpawns: z.number().int(),
 });
 export type OrchestratorSubject = z.infer<typeof orchestratorSubjectSchema>;
-
-/**
- * The CLI's own resource use: its whole process tree, as the PID namespace's first process saw it
- * (the CPU of every process it reaped, in clock ticks of `resolutionMs`; the wall time from the
- * CLI's start to its reaping). Besides the CLI's own processes it holds the launch steps inside
- * the namespace after the cell view (setpriv, unshare, report.sh: a few ms) and the cell's flush.
- */
-export const cliUseSchema = z.object({
-  userMs: z.number(),
-  systemMs: z.number(),
-  cpuMs: z.number(),
-  wallMs: z.number(),
-  resolutionMs: z.number(),
-  source: z.literal("pid-namespace-init"),
-});
-export type CliUse = z.infer<typeof cliUseSchema>;
 
 /** The phases of a spawn in witness's own accounting (probes/spawn-use.ts). */
 export const SPAWN_PHASES = ["prepare", "server", "launch", "spawn", "observe", "cleanup"] as const;
@@ -379,6 +422,8 @@ export const observationSchema = z.object({
   transcriptWarnings: z.array(z.string()).optional(),
   /** An orchestrator launch: the orchestrator that ran (the probe's second subject). */
   orchestrator: orchestratorSubjectSchema.optional(),
+  /** An orchestrator launch's use, the orchestrator's own apart from its CLIs' (their `cliUse`). */
+  orchestratorUse: orchestratorUseSchema.optional(),
   /** An orchestrator launch: every CLI process it started through a shim, in spawn order. */
   spawns: z.array(spawnObservationSchema).optional(),
   /** Infrastructure problems that make this spawn unfit as evidence (empty when none). */

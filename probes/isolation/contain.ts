@@ -30,6 +30,8 @@ export interface SandboxLaunch {
 export interface WrapOptions {
   /** Where `flushes`: start `sync -f flushDir` beside the command. */
   flushDir?: string;
+  /** Where `reports`: the spawn's memory cgroup's cgroup.procs, which the first process joins. */
+  cgroupProcs?: string;
   /** Required by the sandbox; ignored by the others. */
   sandbox?: SandboxLaunch;
 }
@@ -96,6 +98,7 @@ export function pidnsContainment(tools: ContainTools): Containment {
         ...pidnsLauncher(tools),
         join(ASSETS_DIR, "pid-init.sh"),
         ...(options.flushDir === undefined ? [] : ["--sync-fs", options.flushDir]),
+        ...(options.cgroupProcs === undefined ? [] : ["--cgroup", options.cgroupProcs]),
         file,
         ...args,
       ],
@@ -125,6 +128,7 @@ export function sandboxContainment(tools: ContainTools): Containment {
           ...pidnsLauncher(tools),
           join(ASSETS_DIR, "sandbox.sh"),
           ...(options.flushDir === undefined ? [] : ["--sync-fs", options.flushDir]),
+          ...(options.cgroupProcs === undefined ? [] : ["--cgroup", options.cgroupProcs]),
           box.view.fstab,
           box.view.root,
           String(box.uid),

@@ -20,7 +20,7 @@ afterEach(async () => {
   cleanup = null;
 });
 
-async function shims(maxSpawns: number) {
+async function shims(maxSpawns: number, standIn = STAND_IN) {
   const temp = await tempDir("witness-cell-shims-");
   cleanup = temp.cleanup;
   const written = await writeCellShims({
@@ -30,7 +30,7 @@ async function shims(maxSpawns: number) {
       {
         cli: "claude-code",
         file: process.execPath,
-        args: ["-e", STAND_IN, "+plumbing", ARGV_SLOT],
+        args: ["-e", standIn, "+plumbing", ARGV_SLOT],
         head: 2,
         env: { ANTHROPIC_BASE_URL: `http://fake/s/${SPAWN_SLOT}` },
         path: "/usr/bin:/bin",
@@ -67,6 +67,22 @@ describe("the cell shim", () => {
     expect(first.stderr).toBe("exiting 3");
     expect(one?.stderr).toBe("exiting 3");
     expect(one?.exit).toMatchObject({ exitCode: 3, signal: null, stdinBytes: 5, stderrBytes: 9 });
+  });
+
+  it("records the CLI's CPU, wall time and peak resident set, and its own CPU apart", async () => {
+    // Holds 64 MB and burns CPU for about 300 ms, then waits: longer than the shim's 50 ms poll.
+    const hold = `const b=Buffer.alloc(64*2**20,1);const u=()=>{const c=process.cpuUsage();return (c.user+c.system)/1000};const t=u()+300;while(u()<t);setTimeout(()=>process.exit(b[0]-1),200);`;
+    const s = await shims(4, hold);
+    const ran = await run(s.bin, [], { input: "" });
+    expect(ran.exitCode).toBe(0);
+    const use = readSpawnRecords(s.spawnsDir).spawns[0]?.exit?.use;
+    const cpuMs = ((use?.userTicks ?? 0) + (use?.systemTicks ?? 0)) * 10;
+    expect(cpuMs).toBeGreaterThanOrEqual(250);
+    expect(use?.wallMs).toBeGreaterThanOrEqual(450);
+    expect(use?.hwmKb).toBeGreaterThan(64 * 1024);
+    // The shim's own Node start-up and streaming, not the CLI's burn.
+    expect(use?.shimCpuMs).toBeGreaterThan(0);
+    expect(use?.shimCpuMs).toBeLessThan(cpuMs);
   });
 
   it("puts the driver's flags after the caller's argv, or before it when the argv holds --", async () => {

@@ -12,6 +12,7 @@ import type { CapturedRequest } from "../fake/server.js";
 import { isSideRequest } from "../fake/side-routes.js";
 import { noRequestReason } from "../no-request.js";
 import { observe } from "../observe/observe.js";
+import { shimCliUse } from "./launch-use.js";
 import type { SpawnRecord } from "./spawn-records.js";
 
 /** Each spawn's observation, and the transcripts read for them (in the same order). */
@@ -75,6 +76,7 @@ export async function observeSpawns(input: {
               factsOf(driver.name).exitCodes,
             ),
           }),
+      ...shimCliUse(record.exit?.use),
     });
   }
   return { observations, transcripts };

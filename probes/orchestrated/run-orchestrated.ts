@@ -35,16 +35,20 @@ import { driverFor } from "../drivers/index.js";
 import { driverResponder } from "../drivers/responder.js";
 import { type FakeServer, startFakeServer } from "../fake/server.js";
 import { containment } from "../isolation/contain.js";
+import { openSpawnCgroup, type SpawnCgroup } from "../isolation/memory-cgroup.js";
 import { acquireSlot, type NetnsSlot, netnsTools } from "../isolation/netns.js";
 import { type PreparedSandbox, prepareSandbox } from "../isolation/sandbox.js";
 import { readReport } from "../isolation/sandbox-report.js";
+import { readTreeUse } from "../isolation/tree-use.js";
 import { observe } from "../observe/observe.js";
 import { launchOn, pathFor, runtimeFor } from "../runtime.js";
 import { spawnEnv, spawnPath } from "../spawn-env.js";
+import type { SpawnMeter } from "../spawn-use.js";
 import { ensureCli } from "../vendor-cache.js";
 import { ensurePackages } from "../vendor-packages.js";
 import { ARGV_SLOT, SPAWN_SLOT, writeCellShims } from "./cell-shims.js";
 import { orchestratedFaults } from "./faults.js";
+import { orchestratorUse } from "./launch-use.js";
 import { observeSpawns } from "./observe-spawns.js";
 import { readSpawnRecords } from "./spawn-records.js";
 
@@ -57,6 +61,8 @@ export interface OrchestratedOptions {
   noNetns?: boolean;
   /** Called with the cell once the run is over: runProbe keeps or removes it. */
   dispose: (cell: Cell) => void;
+  /** witness's own cost of the launch, phase by phase (probes/spawn-use.ts). */
+  meter?: SpawnMeter;
 }
 
 const TAIL = 4000;
@@ -102,6 +108,7 @@ export async function runOrchestrated(
   let slot: NetnsSlot | null = null;
   let server: FakeServer | null = null;
   let sandbox: PreparedSandbox | null = null;
+  let cgroup: SpawnCgroup | null = null;
   try {
     slot = options.noNetns ? null : await netnsTools().then((t) => (t ? acquireSlot(t) : null));
     const script = resolvePathsDeep(
@@ -165,12 +172,15 @@ export async function runOrchestrated(
       await handCellTo(cell, sandbox.launch.uid);
     }
     const [file, ...args] = launch.command as [string, ...string[]];
+    cgroup = contained.reports ? await openSpawnCgroup() : null;
     const inPidns = contained.wrap(file, args, {
       flushDir: cell.root,
+      ...(cgroup === null ? {} : { cgroupProcs: cgroup.procs }),
       ...(sandbox === null ? {} : { sandbox: sandbox.launch }),
     });
     const wrapped = slot ? slot.wrap(inPidns.file, inPidns.args) : inPidns;
     const startedAt = Date.now();
+    options.meter?.phase("spawn");
     const result = await runProcess({
       file: wrapped.file,
       args: wrapped.args,
@@ -183,6 +193,11 @@ export async function runOrchestrated(
       timeoutMs: spec.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    const treeUse = contained.reports ? readTreeUse(result.report ?? "") : null;
+    const peakMemory = treeUse === null ? null : ((await cgroup?.peak()) ?? null);
+    const tree = treeUse === null ? null : { ...treeUse, ...(peakMemory && { peakMemory }) };
+    // The whole tree was reaped: the orchestrator's, its shims' and its CLIs' CPU, none witness's.
+    options.meter?.phase("observe", tree?.cpuMs ?? 0);
     options.signal?.throwIfAborted();
     const requests = [...server.requests];
     // A kept cell keeps the captured requests too (each with its spawn), beside spawns/<n>/.
@@ -208,6 +223,7 @@ export async function runOrchestrated(
       ...(sandbox === null ? {} : { spawnUid: sandbox.launch.uid }),
     });
     const held = sandbox === null ? null : readReport(result.report ?? "");
+    const use = orchestratorUse(tree, spawns.observations);
     return redactObservation(
       observationSchema.parse({
         cli: { name: spec.cli.name, version: cli.version },
@@ -234,6 +250,7 @@ export async function runOrchestrated(
           files: commandFiles(launch.command, cell),
           maxSpawns,
         },
+        ...(use === null ? {} : { orchestratorUse: use }),
         spawns: spawns.observations,
         faults: orchestratedFaults({
           result,
@@ -249,7 +266,8 @@ export async function runOrchestrated(
       }),
     );
   } finally {
-    await Promise.all([server?.close(), slot?.release(), sandbox?.dispose()]);
+    options.meter?.phase("cleanup");
+    await Promise.all([server?.close(), slot?.release(), sandbox?.dispose(), cgroup?.dispose()]);
     options.dispose(cell);
   }
 }

@@ -24,7 +24,19 @@ const exitSchema = z.object({
   stdoutBytes: z.number().int(),
   /** Absent in a record from a shim before stderr was kept. */
   stderrBytes: z.number().int().optional(),
+  /** What the shim measured of the CLI (assets/cell-shim.mjs); absent from older shims. */
+  use: z
+    .object({
+      wallMs: z.number(),
+      userTicks: z.number().int().optional(),
+      systemTicks: z.number().int().optional(),
+      hwmKb: z.number().int().nullable(),
+      shimCpuMs: z.number(),
+    })
+    .optional(),
 });
+/** What a shim measured of one CLI process. */
+export type ShimUse = NonNullable<z.infer<typeof exitSchema>["use"]>;
 
 /** One spawn as its shim recorded it; `problem` names a record that could not be read. */
 export interface SpawnRecord {

@@ -6,9 +6,11 @@
 # spawn's other namespaces: no mount, unmount or setns of them), through report.sh, which writes
 # what holds to fd 3 before the CLI starts. It stays the namespace's first process (the CLI is
 # never PID 1) and exits with the CLI's status; when it dies the kernel ends the namespace.
-# Usage: sandbox.sh [--sync-fs <dir>] <fstab> <root> <uid> <cwd> <setpriv> <unshare> <report.sh>
+# Usage: sandbox.sh [--sync-fs <dir>] [--cgroup <cgroup.procs>] <fstab> <root> <uid> <cwd> <setpriv> <unshare> <report.sh>
 #        <host path> <witness pid> [--mask <dir>]... -- <file> [args...]
 # <host path>: one the view leaves out, which report.sh says whether it sees.
+# --cgroup: join the spawn's memory cgroup once the view is mounted, before the host's root is
+# detached (see pid-init.sh); pivot_root and umount are then in it too (a few hundred KB).
 # Anything it cannot do stops the spawn with exit 125 before the CLI starts.
 # fd 3 (witness's report pipe) gets report.sh's lines, then the CLI's resource use (tree-use.sh).
 # shellcheck source=/dev/null
@@ -20,6 +22,11 @@ fail() {
 if [ "${1-}" = --sync-fs ]; then
   # The cell was just written: start its writeback while the CLI starts (see pid-init.sh).
   sync -f "$2" </dev/null >/dev/null 2>&1 &
+  shift 2
+fi
+cgroup=
+if [ "${1-}" = --cgroup ]; then
+  cgroup=$2
   shift 2
 fi
 fstab=$1 root=$2 uid=$3 cwd=$4 setpriv=$5 unshare=$6 report=$7 hidden=$8 wpid=$9
@@ -36,6 +43,7 @@ while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do
 done
 [ "$#" -gt 0 ] || fail "no -- before the command"
 shift
+if [ -n "$cgroup" ]; then { echo 0 >"$cgroup"; } 2>/dev/null; fi
 cd "$root" || fail "cannot enter $root"
 PATH=$sys pivot_root . . || fail "pivot_root into $root failed"
 # The host's root now lies over the view's: detach it, so nothing below can reach it.

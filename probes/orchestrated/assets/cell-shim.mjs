@@ -7,6 +7,11 @@
 // before asking the model says why there, and the orchestrator may only see it as an error): the Agent SDK keeps stdin open until the
 // CLI's result, so nothing here may wait for an end of input. Node builtins only: it runs in the
 // cell, where witness's own modules are not loaded. Witness redacts what it reads back.
+// It also measures the CLI's use (exit.json's `use`): the CPU of the CLI and of every process the
+// CLI waited for, from this process's reaped children's totals (/proc/self/stat cutime and
+// cstime, clock ticks) once the CLI is reaped; the wall time from its start to its reaping; the
+// CLI process's own peak resident set (VmHWM), read every 50 ms while it runs (growth in its last
+// 50 ms is missed); and this shim's own CPU, which is neither the CLI's nor the orchestrator's.
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -82,7 +87,32 @@ function recorder(name) {
 const stdinLog = recorder("stdin");
 const stdoutLog = recorder("stdout");
 const stderrLog = recorder("stderr");
+// This process's reaped children's CPU in clock ticks (user, system); null without /proc.
+function reapedTicks() {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return [Number(fields[13]), Number(fields[14])];
+  } catch {
+    return null;
+  }
+}
+let hwmKb = null;
+function readHwm(pid) {
+  try {
+    const kb = Number(
+      /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1],
+    );
+    if (Number.isFinite(kb)) hwmKb = Math.max(hwmKb ?? 0, kb);
+  } catch {
+    // gone already, or no /proc
+  }
+}
+const ticksBefore = reapedTicks();
+const spawnedAt = performance.now();
 const child = spawn(config.file, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+const poll = setInterval(() => readHwm(child.pid), 50);
+poll.unref();
 child.on("error", (error) => {
   process.stderr.write(`witness: cannot start ${config.file}: ${error.message}\n`);
   finish(127, null);
@@ -121,6 +151,17 @@ let done = false;
 function finish(code, signal) {
   if (done) return;
   done = true;
+  clearInterval(poll);
+  const ticksAfter = reapedTicks();
+  const cpu = process.cpuUsage();
+  const use = {
+    wallMs: Math.round(performance.now() - spawnedAt),
+    ...(ticksBefore === null || ticksAfter === null
+      ? {}
+      : { userTicks: ticksAfter[0] - ticksBefore[0], systemTicks: ticksAfter[1] - ticksBefore[1] }),
+    hwmKb,
+    shimCpuMs: Math.round((cpu.user + cpu.system) / 1000),
+  };
   stdinLog.close();
   stdoutLog.close();
   stderrLog.close();
@@ -131,6 +172,7 @@ function finish(code, signal) {
     stdinBytes: stdinLog.bytes,
     stdoutBytes: stdoutLog.bytes,
     stderrBytes: stderrLog.bytes,
+    use,
   };
   writeFileSync(join(dir, "exit.json"), JSON.stringify(end));
   process.stdin.destroy();
