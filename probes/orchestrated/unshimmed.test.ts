@@ -1,14 +1,11 @@
 // A binary the orchestrator ran without a shim, allowed by content hash: allowed only when the
 // file has the allowed hash, is the pinned CLI's byte for byte, and its requests name the version.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { protocolHash } from "../../prereg/canonical-form.js";
-import { parseProtocol } from "../../prereg/load.js";
-import { protocolText } from "../../test/support/observations.js";
 import { checkUnshimmed, judgeUnshimmed } from "./unshimmed.js";
 
 // sha256 of "cli" and of "other".
@@ -69,48 +66,6 @@ describe("an unshimmed binary allowed by content hash", () => {
     );
     expect(judge(hashOfCli, [ua], "node_modules/sdk/none").fault).toContain(
       "no such file in the cell",
-    );
-  });
-});
-
-describe("allowUnshimmed in a protocol", () => {
-  const orchestrated = (extra: string) =>
-    protocolText().replace(
-      'argv: ["-p", "hi"]',
-      `orchestrator: { command: [node, q.mjs], clis: [claude-code]${extra} }`,
-    );
-  const file = "docs/prereg/0001-demo.yaml";
-
-  it("is locked when set, and leaves a committed orchestrator lock's hash as it was", () => {
-    const without = protocolHash(parseProtocol(orchestrated(""), file));
-    const allowed = `, allowUnshimmed: [{ path: node_modules/sdk/claude, sha256: "${CLI}" }]`;
-    expect(protocolHash(parseProtocol(orchestrated(allowed), file))).not.toBe(without);
-    // 0032 was locked before the field existed: its hash is still its lock's.
-    const sdk = join(
-      import.meta.dirname,
-      "..",
-      "..",
-      "docs",
-      "prereg",
-      "0032-agent-sdk-setting-sources",
-    );
-    const lock = JSON.parse(readFileSync(`${sdk}.lock.json`, "utf8")) as { canonicalHash: string };
-    const text = readFileSync(`${sdk}.yaml`, "utf8");
-    expect(protocolHash(parseProtocol(text, `${sdk}.yaml`))).toBe(lock.canonicalHash);
-  });
-
-  it.each([
-    [
-      `[{ path: ../x, sha256: "${CLI}" }]`,
-      "allowUnshimmed.0.path",
-      "expected a path inside the cell",
-    ],
-    ["[{ path: a, sha256: abc }]", "allowUnshimmed.0.sha256", "expected sha256:<64 hex digits>"],
-  ])("refuses %s naming the field", (value, field, expected) => {
-    expect(() => parseProtocol(orchestrated(`, allowUnshimmed: ${value}`), file)).toThrow(
-      new RegExp(
-        `${field.replaceAll(".", "\\.")}.*${expected.replace(/[.*+?^${}()|[\]\\<>]/g, "\\$&")}`,
-      ),
     );
   });
 });
