@@ -10,7 +10,13 @@ import type { ProbeFn } from "../measurements/runner.js";
 import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
-import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
+import {
+  marker,
+  noInstall,
+  npmFacts,
+  observation,
+  protocolText,
+} from "../test/support/observations.js";
 import { commit, put, putAdr, tempGitRepo } from "../test/support/witness-repo.js";
 import { gateAdrs } from "./gate.js";
 
@@ -30,8 +36,15 @@ const seeing =
     );
 
 const run = async (names: string[]) =>
-  (await runProtocols({ cwd: repo.dir, files: [REL], install: noInstall, probe: seeing(names) }))[0]
-    ?.written.json ?? "";
+  (
+    await runProtocols({
+      cwd: repo.dir,
+      files: [REL],
+      install: noInstall,
+      facts: npmFacts,
+      probe: seeing(names),
+    })
+  )[0]?.written.json ?? "";
 
 beforeEach(async () => {
   repo = await tempGitRepo();

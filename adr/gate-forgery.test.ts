@@ -10,7 +10,13 @@ import type { ProbeFn } from "../measurements/runner.js";
 import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
-import { marker, observation, protocolText } from "../test/support/observations.js";
+import {
+  marker,
+  noInstall,
+  npmFacts,
+  observation,
+  protocolText,
+} from "../test/support/observations.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import {
   commit,
@@ -48,6 +54,8 @@ async function run(names: string[], options: { file?: string; spawns?: number } 
   const [done] = await runProtocols({
     cwd: repo.dir,
     files: [options.file ?? REL],
+    install: noInstall,
+    facts: npmFacts,
     probe: seeing(names),
     ...(options.spawns === undefined ? {} : { spawns: options.spawns }),
   });
@@ -107,6 +115,28 @@ afterEach(async () => {
 });
 
 const forgeries: { name: string; note: RegExp; forge: () => Promise<void> }[] = [
+  {
+    name: "a record that does not say which install ran (no cli.installed)",
+    note: /0001-demo-claude-code-2\.1\.332\.json is not evidence: cli\.installed: expected the install that ran/,
+    forge: async () => {
+      const file = await run(["A"]);
+      const json = await readJson(file);
+      delete (json.cli as { installed?: unknown }).installed;
+      await writeJson(file, json);
+      await commit(repo.dir, "record");
+    },
+  },
+  {
+    name: "a record made from a stand-in vendor entry",
+    note: /is not evidence: cli\.installed\.standIn: expected npm's install; the run used a stand-in \(a wrapper\)/,
+    forge: async () => {
+      const file = await run(["A"]);
+      const json = await readJson(file);
+      (json.cli as { installed: Record<string, unknown> }).installed.standIn = "a wrapper";
+      await writeJson(file, json);
+      await commit(repo.dir, "record");
+    },
+  },
   {
     name: "a refuted record whose verdicts say confirmed",
     note: /recorded confirmed, its spawns give refuted/,

@@ -12,7 +12,7 @@ import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import { lockInParsedForm } from "../test/support/earlier-lock.js";
-import { marker, observation, protocolText } from "../test/support/observations.js";
+import { marker, npmInstalled, observation, protocolText } from "../test/support/observations.js";
 import { commit, put, tempGitRepo } from "../test/support/witness-repo.js";
 import { gateAdrs } from "./gate.js";
 
@@ -33,7 +33,10 @@ async function recordUnderParsedLock(): Promise<string> {
   await put(repo.dir, REL, protocolText());
   await commit(repo.dir, "register");
   const check = await lockInParsedForm(repo.dir, REL, new Date(Date.now() - 60_000));
-  const record = await runProtocol(check, { probe: seeingA });
+  const record = await runProtocol(check, {
+    probe: seeingA,
+    installed: npmInstalled(check.loaded.protocol.cli),
+  });
   await mkdir(join(repo.dir, DOCS.measurements), { recursive: true });
   await writeRecord(record, join(repo.dir, DOCS.measurements));
   await commit(repo.dir, "record");

@@ -9,7 +9,13 @@ import type { ProbeFn } from "../measurements/runner.js";
 import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
-import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
+import {
+  marker,
+  noInstall,
+  npmFacts,
+  observation,
+  protocolText,
+} from "../test/support/observations.js";
 import {
   commit,
   git,
@@ -48,6 +54,7 @@ async function registerAndRun(names: string[]): Promise<string> {
     cwd: repo.dir,
     all: true,
     install: noInstall,
+    facts: npmFacts,
     probe: seeing(names),
   });
   return run?.written.json ?? "";
@@ -105,6 +112,7 @@ describe("the ADR gate", () => {
       all: true,
       clis: [older],
       install: noInstall,
+      facts: npmFacts,
       probe: refutingOnOlder,
     });
     await commit(repo.dir, "record on an older version");
@@ -139,7 +147,13 @@ describe("the ADR gate", () => {
     expect(row.evidence[0]?.note).toContain(
       "1 record(s) of an earlier version of the protocol do not count",
     );
-    await runProtocols({ cwd: repo.dir, all: true, install: noInstall, probe: seeing(["A", "B"]) });
+    await runProtocols({
+      cwd: repo.dir,
+      all: true,
+      install: noInstall,
+      facts: npmFacts,
+      probe: seeing(["A", "B"]),
+    });
     await commit(repo.dir, "record of the amended protocol");
     expect((await gate()).ok).toBe(true);
   });

@@ -6,6 +6,7 @@ import { hasCommit, missingCommit, repoRoot } from "../core/git.js";
 import { compareVersions } from "../core/version-order.js";
 import { recheckRecord } from "../measurements/recheck.js";
 import type { Verdict } from "../measurements/record.js";
+import { provenanceGaps } from "../measurements/record-provenance.js";
 import { type LedgerEntry, readLedger } from "../measurements/run-ledger.js";
 import { gatesText } from "../prereg/decision.js";
 import { isUsable, listProtocols, type LockCheck } from "../prereg/verify.js";
@@ -130,6 +131,15 @@ async function judgeAgainstLock(
     const shown = recheck.problems.slice(0, 3).join("; ");
     const more = recheck.problems.length > 3 ? ` (+${recheck.problems.length - 3} more)` : "";
     return { verdict: null, problem: `${r.path} is not evidence: ${shown}${more}` };
+  }
+  // A record that cannot say what ran (the CLI install, the orchestrator) is history, not evidence.
+  const gaps = provenanceGaps(r.record, check.loaded.protocol);
+  if (gaps.length > 0) {
+    const more = gaps.length > 2 ? ` (+${gaps.length - 2} more)` : "";
+    return {
+      verdict: null,
+      problem: `${r.path} is not evidence: ${gaps.slice(0, 2).join("; ")}${more}`,
+    };
   }
   // With signers configured, a record no allowed key signed is not evidence either way.
   const unsigned = ctx.signatures === null ? null : await ctx.signatures.verify(r.path, r.blob);

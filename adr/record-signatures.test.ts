@@ -12,7 +12,13 @@ import type { ProbeFn } from "../measurements/runner.js";
 import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
-import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
+import {
+  marker,
+  noInstall,
+  npmFacts,
+  observation,
+  protocolText,
+} from "../test/support/observations.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import { commit, put, putAdr, tempGitRepo } from "../test/support/witness-repo.js";
 import { gateAdrs } from "./gate.js";
@@ -64,7 +70,13 @@ beforeEach(async () => {
   await commit(repo.dir, "register");
   await lockProtocol(REL, { cwd: repo.dir });
   await commit(repo.dir, "lock");
-  await runProtocols({ cwd: repo.dir, files: [REL], install: noInstall, probe: seeingA });
+  await runProtocols({
+    cwd: repo.dir,
+    files: [REL],
+    install: noInstall,
+    facts: npmFacts,
+    probe: seeingA,
+  });
   await put(repo.dir, "docs/adr/0001-demo.md", "# 0001 Demo\n\nStatus: Accepted\nRequires: 0001\n");
 });
 afterEach(async () => {

@@ -10,7 +10,13 @@ import type { ProbeFn } from "../measurements/runner.js";
 import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
-import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
+import {
+  marker,
+  noInstall,
+  npmFacts,
+  observation,
+  protocolText,
+} from "../test/support/observations.js";
 import { commit, put, putAdr, tempGitRepo } from "../test/support/witness-repo.js";
 import { gateAdrs } from "./gate.js";
 import { reproduceRequired } from "./reproduce.js";
@@ -36,7 +42,13 @@ beforeEach(async () => {
   await commit(repo.dir, "register");
   await lockProtocol(REL, { cwd: repo.dir });
   await commit(repo.dir, "lock");
-  await runProtocols({ cwd: repo.dir, files: [REL], install: noInstall, probe: seeing(["A"]) });
+  await runProtocols({
+    cwd: repo.dir,
+    files: [REL],
+    install: noInstall,
+    facts: npmFacts,
+    probe: seeing(["A"]),
+  });
   await put(repo.dir, "docs/adr/0001-demo.md", "# 0001 Demo\n\nStatus: Accepted\nRequires: 0001\n");
   await commit(repo.dir, "a confirming record; the ADR accepted");
 });
@@ -49,6 +61,7 @@ describe("adr check --reproduce", () => {
     const done = await reproduceRequired(rows, {
       cwd: repo.dir,
       install: noInstall,
+      facts: npmFacts,
       probe: seeing(["A"]),
     });
     expect(done.map((d) => [d.protocol, d.cli, d.ok])).toEqual([
@@ -63,6 +76,7 @@ describe("adr check --reproduce", () => {
     const done = await reproduceRequired(rows, {
       cwd: repo.dir,
       install: noInstall,
+      facts: npmFacts,
       probe: seeing(["A", "B"]),
     });
     expect(done[0]?.ok).toBe(false);
@@ -81,6 +95,8 @@ describe("adr check --reproduce", () => {
     );
     const rows = await gateAdrs({ cwd: repo.dir });
     const probe: ProbeFn = () => Promise.reject(new Error("nothing should run"));
-    expect(await reproduceRequired(rows, { cwd: repo.dir, install: noInstall, probe })).toEqual([]);
+    expect(
+      await reproduceRequired(rows, { cwd: repo.dir, install: noInstall, facts: npmFacts, probe }),
+    ).toEqual([]);
   });
 });

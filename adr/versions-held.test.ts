@@ -4,7 +4,13 @@ import { runProtocols } from "../measurements/run-protocols.js";
 import type { ProbeFn } from "../measurements/runner.js";
 import { lockProtocol } from "../prereg/lock.js";
 import { plantedMarkerNames } from "../probes/contracts/fixture.js";
-import { marker, noInstall, observation, protocolText } from "../test/support/observations.js";
+import {
+  marker,
+  noInstall,
+  npmFacts,
+  observation,
+  protocolText,
+} from "../test/support/observations.js";
 import { commit, put, tempGitRepo } from "../test/support/witness-repo.js";
 import { gateAdrs, loadGateContext } from "./gate.js";
 import { renderVersionsHeld, versionsHeld } from "./versions-held.js";
@@ -42,7 +48,14 @@ describe("versions a protocol holds on", () => {
       name: "claude-code" as const,
       version,
     }));
-    await runProtocols({ cwd: repo.dir, all: true, clis, install: noInstall, probe });
+    await runProtocols({
+      cwd: repo.dir,
+      all: true,
+      clis,
+      install: noInstall,
+      facts: npmFacts,
+      probe,
+    });
     await commit(repo.dir, "records");
     const rows = await gateAdrs({ cwd: repo.dir });
     const { ctx } = await loadGateContext(repo.dir);

@@ -80,6 +80,8 @@ export const installedCliSchema = z.object({
   packages: z.array(
     z.object({ name: z.string(), version: z.string(), integrity: z.string().nullable() }),
   ),
+  /** Set when the vendor cache entry was a marked stand-in, not npm's install: why. Never evidence. */
+  standIn: z.string().optional(),
 });
 export type InstalledCli = z.infer<typeof installedCliSchema>;
 

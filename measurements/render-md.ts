@@ -153,6 +153,15 @@ function witnessText(build: WitnessBuild): string {
   return `${build.version}, ${commit}${build.dirty === true ? " with uncommitted changes" : ""}`;
 }
 
+// The install that ran; a stand-in is named as such, so no reader takes it for the package.
+function installLines(record: MeasurementRecord): string[] {
+  const i = record.cli.installed;
+  if (i === undefined) return [];
+  if (i.standIn !== undefined)
+    return [`- install: a stand-in, not npm's ${i.pkg} (${i.standIn}); not evidence`];
+  return [`- install: ${i.pkg}, npm integrity ${code(i.integrity ?? "none")}`];
+}
+
 /** The record as Markdown for people; the JSON record is what tools read. */
 export function renderMarkdown(record: MeasurementRecord): string {
   const p = record.protocol;
@@ -165,6 +174,7 @@ export function renderMarkdown(record: MeasurementRecord): string {
     `- protocol: ${code(p.file)} (gates ${gatesText(p)}), hash ${code(p.canonicalHash)}, file bytes ${code(p.bytesHash)}`,
     `- locked at ${p.lockedAt} in commit ${code(p.lockCommit)}`,
     `- CLI: ${record.cli.name}@${record.cli.version}; versions that ran: ${record.cli.versionsRun.join(", ") || "none"}`,
+    ...installLines(record),
     ...(record.cli.runtimes ?? []).map((r) => `- runtime: ${runtimeText(r)}`),
     `- machine: ${m.platform} ${m.release} ${m.arch}, Node ${m.node}, ${m.cpus} CPUs; isolation: ${record.isolation.join(", ") || "unknown"}`,
     ...(record.containment === undefined

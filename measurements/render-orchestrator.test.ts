@@ -50,4 +50,25 @@ describe("orchestratorLines", () => {
       '- CLI spawn 1 (claude-code): argv `["--setting-sources=user"]`; exit 0; 1 requests; stdin 2 bytes; witness set ANTHROPIC_BASE_URL over the orchestrator\'s environment; markers: HOME_MD in messages, WS_MD absent',
     ]);
   });
+
+  it("names an unshimmed binary the launch allowed by content hash", () => {
+    const orchestrator = {
+      command: ["node", "q.mjs"],
+      clis: ["claude-code"],
+      packages: [],
+      files: [],
+      maxSpawns: 2,
+      unshimmed: [
+        {
+          path: "node_modules/sdk/claude",
+          sha256: "sha256:ab",
+          requests: 3,
+          userAgents: ["claude-cli/2.1.332"],
+        },
+      ],
+    };
+    expect(orchestratorLines(observation({ orchestrator }))[1]).toBe(
+      "- unshimmed spawn, allowed by content hash: node_modules/sdk/claude (sha256:ab, the pinned CLI's bytes); 3 requests; user-agent claude-cli/2.1.332",
+    );
+  });
 });

@@ -15,6 +15,11 @@ export function orchestratorLines(obs: Observation): string[] {
   const lines = [
     `- orchestrator: ${code(JSON.stringify(o.command))}; may spawn ${o.clis.join(", ")} (at most ${o.maxSpawns}); packages: ${packages.join(", ") || "none"}; files: ${files.join(", ") || "none"}`,
   ];
+  // An unshimmed binary the launch allowed by content hash: named, so no reader takes it for a shim.
+  for (const u of o.unshimmed ?? [])
+    lines.push(
+      `- unshimmed spawn, allowed by content hash: ${u.path} (${u.sha256}, the pinned CLI's bytes); ${u.requests} requests; user-agent ${u.userAgents.join(", ")}`,
+    );
   for (const s of obs.spawns ?? []) {
     const seen = s.markers.map(
       (m) => `${m.name} ${m.seenIn.length === 0 ? "absent" : `in ${m.seenIn.join("+")}`}`,

@@ -25,6 +25,8 @@ export function installedCli(f: InstalledFacts): InstalledCli {
     resolvedBin: f.resolvedBin,
     integrity: f.integrity,
     packages: f.packages,
+    // A stand-in entry ran: the record says so, so nothing passes it off as the package.
+    ...(f.standIn === undefined ? {} : { standIn: f.standIn }),
   };
 }
 

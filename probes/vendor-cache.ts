@@ -27,10 +27,18 @@ export const vendorEntrySchema = z.object({
   /** The version the binary reported with --version. */
   reported: z.string(),
   installedAt: z.string(),
+  /**
+   * Set on an entry that is not npm's install of the package (a test's hand-made CLI): why. Such
+   * an entry runs, and every record made from it says so; without it, an entry npm recorded no
+   * integrity for is refused.
+   */
+  standIn: z.string().min(1).optional(),
 });
 export type VendorEntry = z.infer<typeof vendorEntrySchema>;
 
 const ENTRY_FILE = "witness-vendor.json";
+/** Written into an install's prefix by an installer that is not npm (tests' fake npm): why. */
+export const STAND_IN_FILE = "witness-stand-in";
 
 /** Where installs live: WITNESS_CACHE, else $XDG_CACHE_HOME/witness, else ~/.cache/witness. */
 export { defaultCacheDir };
@@ -151,7 +159,10 @@ async function install(
   const cacheDir = options.cacheDir ?? defaultCacheDir(options.env);
   const dir = entryDir(cacheDir, ref);
   const existing = await readEntry(dir);
-  if (existing) return { bin: join(dir, existing.bin), version: existing.reported };
+  if (existing) {
+    await refuseUnverified(dir, existing);
+    return { bin: join(dir, existing.bin), version: existing.reported };
+  }
 
   const bin = cliRow(ref.name).bin ?? ref.name;
   const pkg = packageFor(ref.name, ref.version);
@@ -206,6 +217,7 @@ async function install(
         `${pkg}@${ref.version} reports version ${JSON.stringify(said)}, expected ${ref.version}`,
       );
     }
+    const standIn = await readFile(join(staging, STAND_IN_FILE), "utf8").catch(() => "");
     const entry: VendorEntry = {
       name: ref.name,
       version: ref.version,
@@ -213,7 +225,9 @@ async function install(
       bin: relBin,
       reported: version,
       installedAt: new Date().toISOString(),
+      ...(standIn.trim() === "" ? {} : { standIn: standIn.trim() }),
     };
+    await refuseUnverified(staging, entry);
     await writeFile(join(staging, ENTRY_FILE), `${JSON.stringify(entry, null, 2)}\n`);
     // The cache entry is no leftover: only the staging directory is owned.
     await rm(join(staging, OWNER_FILE));
@@ -270,7 +284,9 @@ export async function cliPath(
 ): Promise<string | null> {
   const dir = entryDir(options.cacheDir ?? defaultCacheDir(options.env), ref);
   const entry = await readEntry(dir);
-  return entry === null ? null : join(dir, entry.bin);
+  if (entry === null) return null;
+  await refuseUnverified(dir, entry);
+  return join(dir, entry.bin);
 }
 
 /** One package npm installed for a cache entry, as its hidden lockfile names it. */
@@ -293,6 +309,8 @@ export interface InstalledFacts {
   integrity: string | null;
   /** Every package of the install (platform binaries included), from the same lockfile. */
   packages: InstalledPackage[];
+  /** Why the entry is a stand-in, not npm's install of the package (`VendorEntry.standIn`). */
+  standIn?: string;
 }
 
 const hiddenLockSchema = z.object({
@@ -301,6 +319,46 @@ const hiddenLockSchema = z.object({
     z.object({ version: z.string().optional(), integrity: z.string().optional() }),
   ),
 });
+
+async function lockedPackages(dir: string): Promise<InstalledPackage[]> {
+  try {
+    const lock = hiddenLockSchema.parse(
+      JSON.parse(await readFile(join(dir, "node_modules", ".package-lock.json"), "utf8")),
+    );
+    return Object.entries(lock.packages)
+      .filter(([path]) => path.startsWith("node_modules/"))
+      .map(([path, p]) => ({
+        name: path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length),
+        version: p.version ?? "",
+        integrity: p.integrity ?? null,
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  } catch {
+    // No hidden lockfile (not installed by npm): the facts say so with nulls.
+    return [];
+  }
+}
+
+/**
+ * Throws (exit 2) unless the entry in `dir` is npm's install of its package (its hidden lockfile
+ * names the package with an integrity) or says why it is a stand-in: a wrapper dropped in by hand
+ * as the CLI must never run, and be recorded, as the real package.
+ */
+export async function refuseUnverified(dir: string, entry: VendorEntry): Promise<void> {
+  if (entry.standIn !== undefined) return;
+  const packages = await lockedPackages(dir);
+  const own = packages.find((p) => p.name === entry.pkg);
+  const file = join(dir, ENTRY_FILE);
+  const redo = `remove the entry and run \`witness vendors add ${entry.name}@${entry.version}\`, or, for a test's hand-made CLI, say why in \`standIn\``;
+  if (own === undefined)
+    throw new UsageError(
+      `${file}: standIn: expected it set; npm installed no ${entry.pkg} here; ${redo}`,
+    );
+  if (own.integrity === null)
+    throw new UsageError(
+      `${file}: standIn: expected it set; npm recorded no integrity for ${entry.pkg}; ${redo}`,
+    );
+}
 
 /** The installed facts of `ref`, or null when it is not in the cache (reads files, runs nothing). */
 export async function installedFacts(
@@ -311,22 +369,7 @@ export async function installedFacts(
   const entry = await readEntry(dir);
   if (entry === null) return null;
   const bin = join(dir, entry.bin);
-  let packages: InstalledPackage[] = [];
-  try {
-    const lock = hiddenLockSchema.parse(
-      JSON.parse(await readFile(join(dir, "node_modules", ".package-lock.json"), "utf8")),
-    );
-    packages = Object.entries(lock.packages)
-      .filter(([path]) => path.startsWith("node_modules/"))
-      .map(([path, p]) => ({
-        name: path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length),
-        version: p.version ?? "",
-        integrity: p.integrity ?? null,
-      }))
-      .sort((a, b) => a.name.localeCompare(b.name));
-  } catch {
-    // An install from before npm kept a hidden lockfile: the facts say so with nulls.
-  }
+  const packages = await lockedPackages(dir);
   return {
     name: ref.name,
     version: entry.reported,
@@ -335,5 +378,6 @@ export async function installedFacts(
     resolvedBin: await realpath(bin).catch(() => bin),
     integrity: packages.find((p) => p.name === entry.pkg)?.integrity ?? null,
     packages,
+    ...(entry.standIn === undefined ? {} : { standIn: entry.standIn }),
   };
 }

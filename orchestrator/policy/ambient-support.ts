@@ -20,31 +20,32 @@ type Row = Readonly<Record<AmbientContext, SupportCell>>;
 
 /** Record 0001: real Claude Code 2.1.332, `--setting-sources user,project` loads every planted file. */
 export const RECORD_0001 =
-  "docs/measurements/0001-claude-code-setting-sources-claude-code-2.1.332.json";
+  "docs/measurements/0001-claude-code-setting-sources-claude-code-2.1.332-2.json";
 
 /** Record 0002: the orchestrator's `none` argv on Claude Code 2.1.332 keeps every planted file out. */
 export const RECORD_0002 =
-  "docs/measurements/0002-claude-code-ambient-none-claude-code-2.1.332.json";
+  "docs/measurements/0002-claude-code-ambient-none-claude-code-2.1.332-2.json";
 
 /** Record 0003: hand-written `workspace` and `operator` nodes on Claude Code 2.1.332. */
 export const RECORD_0003 =
-  "docs/measurements/0003-claude-code-ambient-workspace-operator-claude-code-2.1.332.json";
+  "docs/measurements/0003-claude-code-ambient-workspace-operator-claude-code-2.1.332-2.json";
 
 /** Record 0004: hand-written Codex 0.171.0 nodes under each of the four values. */
-export const RECORD_0004 = "docs/measurements/0004-codex-ambient-context-codex-0.171.0.json";
+export const RECORD_0004 = "docs/measurements/0004-codex-ambient-context-codex-0.171.0-2.json";
 
 /** Record 0014: Gemini CLI 0.61.0's own loading, context.fileName and approval modes. */
 export const RECORD_0014 =
-  "docs/measurements/0014-gemini-instruction-files-approval-gemini-0.61.0-2.json";
+  "docs/measurements/0014-gemini-instruction-files-approval-gemini-0.61.0-3.json";
 
 /** Record 0016: the orchestrator's workspace and all nodes on Gemini CLI 0.61.0. */
-export const RECORD_0016 = "docs/measurements/0016-gemini-ambient-context-gemini-0.61.0-3.json";
+export const RECORD_0016 = "docs/measurements/0016-gemini-ambient-context-gemini-0.61.0-4.json";
 
 /** Record 0017: the orchestrator's none and all nodes on Qwen Code 0.24.4. */
-export const RECORD_0017 = "docs/measurements/0017-qwen-ambient-context-qwen-0.24.4-3.json";
+export const RECORD_0017 = "docs/measurements/0017-qwen-ambient-context-qwen-0.24.4-4.json";
 
 /** Record 0019: the orchestrator's all node on opencode 1.18.33. */
-export const RECORD_0019 = "docs/measurements/0019-opencode-ambient-context-opencode-1.18.33.json";
+export const RECORD_0019 =
+  "docs/measurements/0019-opencode-ambient-context-opencode-1.18.33-2.json";
 
 /** Record 0028: the orchestrator's none, workspace and operator nodes on opencode 1.18.33. */
 export const RECORD_0028 =

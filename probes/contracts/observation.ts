@@ -219,6 +219,20 @@ export const orchestratorSubjectSchema = z.object({
   /** The command's arguments that name a planted fixture file, with that file's content hash. */
   files: z.array(z.object({ path: z.string(), sha256: z.string() })),
   maxSpawns: z.number().int(),
+  /**
+   * Model requests no shim-started process sent, from a binary the launch allows by content hash
+   * (checked: the file's hash is the allowed one and the pinned CLI's): a named, unshimmed spawn.
+   */
+  unshimmed: z
+    .array(
+      z.object({
+        path: z.string(),
+        sha256: z.string(),
+        requests: z.number().int(),
+        userAgents: z.array(z.string()),
+      }),
+    )
+    .optional(),
 });
 export type OrchestratorSubject = z.infer<typeof orchestratorSubjectSchema>;
 

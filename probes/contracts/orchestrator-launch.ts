@@ -21,6 +21,22 @@ export const packagePinSchema = z
   );
 
 /**
+ * A binary the orchestrator may run without a shim (an SDK's bundled copy of the CLI): its path
+ * in the cell (`node_modules/…`, where the launch's packages are seen) and its content hash. It is
+ * allowed only when the file there has that hash and is byte-identical to the pinned CLI's.
+ */
+export const allowUnshimmedSchema = z.strictObject({
+  path: z
+    .string()
+    .regex(
+      /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\0\\]+$/,
+      "expected a path inside the cell, relative, without . or .. segments",
+    ),
+  sha256: z.string().regex(/^sha256:[0-9a-f]{64}$/, "expected sha256:<64 hex digits>"),
+});
+export type AllowUnshimmed = z.infer<typeof allowUnshimmedSchema>;
+
+/**
  * The orchestrator: its `command` (argv, the program first, looked up on the cell's PATH), the
  * CLIs it may spawn (each offered as `WITNESS_CLI_<NAME>` and `{{path:cli:<name>}}`), its own
  * variables, stdin, the npm packages it imports (installed into the vendor cache, seen from the
@@ -33,6 +49,8 @@ export const orchestratorLaunchSchema = z.strictObject({
   stdin: z.string().optional(),
   packages: z.array(packagePinSchema).max(32).optional(),
   maxSpawns: z.number().int().min(1).max(MAX_SPAWNS_LIMIT).optional(),
+  /** Binaries it may run without a shim, by content hash (absent from the lock when omitted). */
+  allowUnshimmed: z.array(allowUnshimmedSchema).min(1).max(8).optional(),
 });
 export type OrchestratorLaunch = z.infer<typeof orchestratorLaunchSchema>;
 

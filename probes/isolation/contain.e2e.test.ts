@@ -86,7 +86,13 @@ async function plantFakeClaude(cache: string, script: string): Promise<void> {
   const meta = { name: "claude-code", version, pkg: "@anthropic-ai/claude-code" };
   await writeFile(
     join(entry, "witness-vendor.json"),
-    JSON.stringify({ ...meta, bin: "bin/claude", reported: version, installedAt: "now" }),
+    JSON.stringify({
+      ...meta,
+      bin: "bin/claude",
+      reported: version,
+      installedAt: "now",
+      standIn: "a fake Claude Code script that reports its children (containment test)",
+    }),
   );
 }
 

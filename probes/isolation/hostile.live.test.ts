@@ -79,7 +79,13 @@ async function plantEntry(cache: string, script: string, real = false): Promise<
   const meta = { name: ref.name, version: ref.version, pkg: "@anthropic-ai/claude-code" };
   await writeFile(
     join(entry, "witness-vendor.json"),
-    JSON.stringify({ ...meta, bin: "bin/claude", reported: ref.version, installedAt: "now" }),
+    JSON.stringify({
+      ...meta,
+      bin: "bin/claude",
+      reported: ref.version,
+      installedAt: "now",
+      standIn: "a hostile script run as Claude Code (containment test)",
+    }),
   );
 }
 

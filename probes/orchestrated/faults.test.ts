@@ -49,6 +49,27 @@ describe("orchestratedFaults", () => {
     ]);
   });
 
+  it("takes an allowed unshimmed binary's requests as a spawn: no bypass, no no-spawn", () => {
+    const sdk = model(0, "claude-cli/2.1.332 (external, sdk-ts)");
+    const faults = (unshimmed: { allowed: boolean; fault: string | null }) =>
+      orchestratedFaults({
+        ...base,
+        result: ok,
+        requests: [sdk],
+        records: { spawns: [], refused: 0 },
+        unshimmed,
+      });
+    expect(faults({ allowed: true, fault: null })).toEqual([]);
+    expect(
+      faults({ allowed: false, fault: "allowed x (sha256:a): the file's hash is sha256:b" }),
+    ).toEqual([
+      "no-spawn: the orchestrator ended (exit 0) without starting claude-code 2.1.332 through its shim",
+      expect.stringMatching(
+        /^bypass: 1 .*, and the launch's allowance does not hold: allowed x \(sha256:a\): the file's hash is sha256:b$/,
+      ),
+    ]);
+  });
+
   it("counts a request with no route prefix as a bypass too", () => {
     const faults = orchestratedFaults({
       ...base,

@@ -7,6 +7,16 @@ import type { CapturedRequest } from "../fake/server.js";
 import { isSideRequest, NOT_FOUND_ANSWER } from "../fake/side-routes.js";
 import type { SpawnRecord } from "./spawn-records.js";
 
+/** The model requests no shim-started process sent (on the orchestrator's `/o` route, or none). */
+export function unshimmedRequests(requests: readonly CapturedRequest[]): CapturedRequest[] {
+  return requests.filter((r) => !isSideRequest(r) && (r.spawn === undefined || r.spawn === 0));
+}
+
+/** The user-agents of `requests`, each once. */
+export function userAgents(requests: readonly CapturedRequest[]): string[] {
+  return [...new Set(requests.map((r) => r.headers["user-agent"] ?? "(no user-agent)"))];
+}
+
 /** The faults of one orchestrator launch. */
 export function orchestratedFaults(input: {
   result: Pick<ExecResult, "exitCode" | "spawnError" | "timedOut" | "stderr">;
@@ -16,6 +26,11 @@ export function orchestratedFaults(input: {
   /** `claude-code 2.1.332`. */
   cli: string;
   command: readonly string[];
+  /**
+   * The launch's allowance of an unshimmed binary as judged (`judgeUnshimmed`): allowed, its
+   * requests are no bypass; refused, the bypass names why (the hashes compared).
+   */
+  unshimmed?: { allowed: boolean; fault: string | null };
 }): string[] {
   const { result, records } = input;
   const faults: string[] = [];
@@ -25,17 +40,18 @@ export function orchestratedFaults(input: {
     faults.push(`orchestrator-not-started: ${program}: ${result.spawnError}`);
   else if (result.exitCode === 127 && records.spawns.length === 0)
     faults.push(`orchestrator-not-found: ${program} could not be run (exit 127): ${said}`);
-  else if (records.spawns.length === 0)
+  else if (records.spawns.length === 0 && input.unshimmed?.allowed !== true)
     faults.push(
       `no-spawn: the orchestrator ended (exit ${result.exitCode}) without starting ${input.cli} through its shim`,
     );
   if (result.timedOut) faults.push("timeout: the orchestrator did not finish in time");
   const model = input.requests.filter((r) => !isSideRequest(r));
-  const bypass = model.filter((r) => r.spawn === undefined || r.spawn === 0);
-  if (bypass.length > 0) {
-    const agents = [...new Set(bypass.map((r) => r.headers["user-agent"] ?? "(no user-agent)"))];
+  const bypass = unshimmedRequests(input.requests);
+  if (bypass.length > 0 && input.unshimmed?.allowed !== true) {
+    const agents = userAgents(bypass);
+    const refused = input.unshimmed?.fault ?? null;
     faults.push(
-      `bypass: ${bypass.length} model request(s) came from a process no shim started (user-agent ${agents.map((a) => JSON.stringify(a)).join(", ")}): the orchestrator ran a ${input.cli.split(" ")[0]} binary witness did not launch`,
+      `bypass: ${bypass.length} model request(s) came from a process no shim started (user-agent ${agents.map((a) => JSON.stringify(a)).join(", ")}): the orchestrator ran a ${input.cli.split(" ")[0]} binary witness did not launch${refused === null ? "" : `, and the launch's allowance does not hold: ${refused}`}`,
     );
   }
   if (model.length === 0 && records.spawns.length > 0)

@@ -1,7 +1,7 @@
 // One orchestrator launch end to end: the cell, the fake server, a shim per CLI it may spawn, the
 // orchestrator's command in the same containment a CLI gets, and one observation per spawn.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { symlink, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 
@@ -47,10 +47,11 @@ import type { SpawnMeter } from "../spawn-use.js";
 import { ensureCli } from "../vendor-cache.js";
 import { ensurePackages } from "../vendor-packages.js";
 import { ARGV_SLOT, SPAWN_SLOT, writeCellShims } from "./cell-shims.js";
-import { orchestratedFaults } from "./faults.js";
+import { orchestratedFaults, unshimmedRequests, userAgents } from "./faults.js";
 import { orchestratorUse } from "./launch-use.js";
 import { observeSpawns } from "./observe-spawns.js";
 import { readSpawnRecords } from "./spawn-records.js";
+import { checkUnshimmed, judgeUnshimmed } from "./unshimmed.js";
 
 /** The options runProbe passes on (probes/run-probe.ts). */
 export interface OrchestratedOptions {
@@ -224,6 +225,18 @@ export async function runOrchestrated(
     });
     const held = sandbox === null ? null : readReport(result.report ?? "");
     const use = orchestratorUse(tree, spawns.observations);
+    // Requests no shim saw: a bypass, unless the launch allows the binary that sent them by
+    // content hash and that file is the pinned CLI's, byte for byte.
+    const cliNamed = `${spec.cli.name} ${cli.version}`;
+    const bypass = unshimmedRequests(requests);
+    const allowance =
+      bypass.length === 0 || o.allowUnshimmed === undefined
+        ? { allowed: null, fault: null }
+        : judgeUnshimmed(
+            checkUnshimmed(o.allowUnshimmed, cell.root, realpathSync(cli.bin)),
+            userAgents(bypass),
+            cliNamed,
+          );
     return redactObservation(
       observationSchema.parse({
         cli: { name: spec.cli.name, version: cli.version },
@@ -249,6 +262,17 @@ export async function runOrchestrated(
           packages: installed?.packages ?? [],
           files: commandFiles(launch.command, cell),
           maxSpawns,
+          ...(allowance.allowed === null
+            ? {}
+            : {
+                unshimmed: [
+                  {
+                    ...allowance.allowed,
+                    requests: bypass.length,
+                    userAgents: userAgents(bypass),
+                  },
+                ],
+              }),
         },
         ...(use === null ? {} : { orchestratorUse: use }),
         spawns: spawns.observations,
@@ -257,8 +281,9 @@ export async function runOrchestrated(
           requests,
           records,
           maxSpawns,
-          cli: `${spec.cli.name} ${cli.version}`,
+          cli: cliNamed,
           command: launch.command,
+          unshimmed: { allowed: allowance.allowed !== null, fault: allowance.fault },
         }),
         transcriptFile: first.path === null ? null : relative(cell.root, first.path),
         stdoutTail: tail(result.stdout),

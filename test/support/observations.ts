@@ -1,6 +1,9 @@
 // Hand-built observations and protocols for unit tests of predicates, verdicts and records.
-import type { MeasurementRecord } from "../../measurements/record.js";
+import { packageFor } from "../../clis/names.js";
+import type { InstalledCli, MeasurementRecord } from "../../measurements/record.js";
 import type { Observation } from "../../probes/contracts/observation.js";
+import type { CliRef } from "../../probes/contracts/probe-spec.js";
+import type { InstalledFacts } from "../../probes/vendor-cache.js";
 
 /** An observation of a clean spawn; override what a test needs. */
 export function observation(overrides: Partial<Observation> = {}): Observation {
@@ -72,6 +75,28 @@ arms:
 
 /** An installer for runs whose probe is a stand-in: there is no CLI to install. */
 export const noInstall = (): Promise<void> => Promise.resolve();
+
+/**
+ * What a record says of an npm install of `ref` (package, npm integrity): the gate takes a record
+ * as evidence only with it, so runs judged by the gate in tests name one, whatever this machine's
+ * vendor cache holds.
+ */
+export function npmInstalled(ref: CliRef): InstalledCli {
+  const pkg = packageFor(ref.name, ref.version);
+  const integrity = `sha512-test-${ref.name}-${ref.version}`;
+  const bin = `/cache/${ref.name}@${ref.version}/node_modules/.bin/${ref.name}`;
+  return {
+    pkg,
+    bin,
+    resolvedBin: bin,
+    integrity,
+    packages: [{ name: pkg, version: ref.version, integrity }],
+  };
+}
+
+/** `npmInstalled` as the vendor cache's facts, for `runProtocols({ facts })`. */
+export const npmFacts = (ref: CliRef): Promise<InstalledFacts> =>
+  Promise.resolve({ name: ref.name, version: ref.version, ...npmInstalled(ref) });
 
 /**
  * A record of demo protocol 0001 on claude-code@`version` holding `arms`, every other field fixed
