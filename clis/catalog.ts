@@ -168,10 +168,7 @@ export const CLI_CATALOG = {
     aliases: ["cline-cli"],
     pinned: "3.0.65",
     probe: true,
-    transcript: {
-      lacks:
-        "its sessions are one JSON document per session, read by the probe driver; witness transcript sniffs JSONL only",
-    },
+    transcript: true,
     adapter: true,
   },
   kilo: {
