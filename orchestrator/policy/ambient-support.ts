@@ -127,7 +127,7 @@ const CLINE_RULES_ALWAYS =
 // its spawns (12 s of CPU each) outran the 60 s spawn timeout on this loaded machine now and then.
 const kilo = (evidence: string): SupportCell =>
   unmeasured(
-    `${evidence} in every spawn of record 0050 on 7.0.33 and in every spawn that finished on 7.7.7 (the 7.0.33 and 7.7.7 records of 0050); no whole confirming record on the lock's 7.7.7 yet (a spawn outran the 60 s timeout); refused while .kilocoderules, .kilocode/rules or ~/.kilocode/rules would load past the switch`,
+    `${evidence} in every spawn of record 0050 on 7.0.33 and in every spawn that finished on 7.7.7 (the 7.0.33 and 7.7.7 records of 0050); no whole confirming record on the lock's 7.7.7 yet (a spawn outran the 60 s timeout); refused while .kilocoderules, .kilocode/rules, .kilo/rules, a mode's rules (.kilo/rules-<mode>, seen in record 0071) or ~/.kilocode/rules, ~/.kilo/rules would load past the switch`,
   );
 
 /** The support table, backend × value. Refusals need only a loader seen without a switch (docs/background.md#ac-support). */
