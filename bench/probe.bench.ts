@@ -1,4 +1,5 @@
 // Cost of a probe (runProbe: cell, git, fake server, netns, observation) over the bare CLI run by hand.
+import { existsSync } from "node:fs";
 import { cp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
@@ -17,6 +18,7 @@ import { driverResponder } from "../probes/drivers/responder.js";
 import { startFakeServer } from "../probes/fake/server.js";
 import { netnsTools, releaseWarmSlot } from "../probes/isolation/netns.js";
 import { runProbe } from "../probes/run-probe.js";
+import { launchOn, pathFor, runtimeFor } from "../probes/runtime.js";
 import { ensureCli } from "../probes/vendor-cache.js";
 import { median } from "./median.js";
 
@@ -78,16 +80,21 @@ export async function bareRunners(name: ProbeCliName, bin: string) {
   const { version } = PINNED[name];
   const server = await startFakeServer(driverResponder(driver, resolved, version));
   const launched = driver.launch({ argv: ARGV[name], baseUrl: server.url, version, cell });
-  const env = buildChildEnv({ parent: process.env, set: { ...cell.env, ...launched.env } });
+  // The Node the CLI declares, as runProbe picks it (Kimi Code 2.x needs >= 22.19): the bare run
+  // starts on the same one, with its directory first on PATH.
+  const choice = await runtimeFor(bin);
+  const cellEnv = { ...cell.env, ...launched.env };
+  const path = pathFor(choice.runtime, cellEnv.PATH ?? process.env.PATH ?? "", existsSync);
+  const env = buildChildEnv({ parent: process.env, set: { ...cellEnv, PATH: path } });
   // What runProbe writes once the endpoint is known (pi's provider, opencode's seeded config
   // directories) belongs to the initial HOME every fresh run starts from.
   await driver.prepare?.({ cell, env, baseUrl: server.url, version });
   const template = join(cell.root, "home-template");
   await cp(cell.home, template, { recursive: true });
-  const args = launched.args;
+  const { file, args } = launchOn(choice, bin, launched.args);
   const spawn = async (runEnv: Record<string, string>) => {
     const r = await runProcess({
-      file: bin,
+      file,
       args,
       env: runEnv,
       cwd: cell.workspace,
@@ -106,7 +113,7 @@ export async function bareRunners(name: ProbeCliName, bin: string) {
       await spawn(env);
     },
     /** The bare command itself, for a caller that times it its own way after `resetHome`. */
-    command: { file: bin, args, env, cwd: cell.workspace },
+    command: { file, args, env, cwd: cell.workspace },
     resetHome,
     close: async () => {
       await server.close();

@@ -26,6 +26,11 @@ export interface CliRow {
    * bin is only a loader that spawns a native program from an optional dependency (glibc x64).
    */
   nativeBin?: string;
+  /**
+   * The versions the probe driver drives when not every published one is (checked against the
+   * registry before any install): from `from` on, inclusive, and why not before.
+   */
+  drives?: { from: string; why: string };
   /** Other names a person may type for it (the binary, the packages). */
   aliases: readonly string[];
   /** The version the shipped protocols and live tests pin (null: none can be installed). */
@@ -154,15 +159,16 @@ export const CLI_CATALOG = {
     packages: [{ name: "cline" }],
     bin: "cline",
     // 3.x: the bin is a Node wrapper that spawnSyncs this Bun-compiled program. 2.x (a Node bundle
-    // of the VS Code extension's core) has no such file, so its install is refused.
+    // of the VS Code extension's core) has no such file; `drives` refuses it before any download.
     nativeBin: "node_modules/@cline/cli-linux-x64/bin/cline",
+    drives: {
+      from: "3.0.0",
+      why: "2.x is a Node bundle of the VS Code extension's core, another program with other settings files",
+    },
     aliases: ["cline-cli"],
     pinned: "3.0.65",
     probe: true,
-    transcript: {
-      lacks:
-        "its sessions are one JSON document per session, read by the probe driver; witness transcript sniffs JSONL only",
-    },
+    transcript: true,
     adapter: true,
   },
   kilo: {

@@ -1,5 +1,6 @@
 // Every CLI's one classifier, by name: the driver and the transcript reader both ask here.
 import { classifyClaudeCall } from "./claude-code/outcome.js";
+import { classifyClineCall } from "./cline/outcome.js";
 import { classifyCodexCall } from "./codex/outcome.js";
 import { classifyCopilotCall } from "./copilot/outcome.js";
 import { classifyGeminiCall } from "./gemini/outcome.js";
@@ -21,6 +22,7 @@ const CLASSIFIERS: Readonly<Record<TranscriptCliName, CallClassifier>> = {
   // Kilo is an opencode fork with opencode's wordings and session rows (7.0.33, 7.7.7).
   kilo: classifyOpencodeCall,
   kimi: classifyKimiCall,
+  cline: classifyClineCall,
 };
 
 /** The classifier of a CLI whose calls witness reads. */

@@ -258,6 +258,28 @@ describe("installing what a run needs, before any spawn", () => {
     expect(await readdir(cacheDir).catch(() => [])).toEqual([]);
   });
 
+  it("refuses a version its driver does not drive before any install, naming the range and the nearest it drives", async () => {
+    const cacheDir = join(dir, "cache");
+    const run = installAll([{ name: "cline", version: "2.18.0" }], { cacheDir, env });
+    await expect(run).rejects.toBeInstanceOf(UsageError);
+    await expect(run).rejects.toThrow(
+      /^cline@2\.18\.0 is not driven: the Cline driver drives 3\.0\.0 and later \(2\.x is .*\); nearest published it drives: 3\.0\.57$/,
+    );
+    expect(await installs()).toEqual(["view cline"]);
+    expect(await readdir(cacheDir).catch(() => [])).toEqual([]);
+  });
+
+  it("refuses a version published without the native program its driver runs, before any install", async () => {
+    const cacheDir = join(dir, "cache");
+    const run = installAll([{ name: "kilo", version: "7.8.1" }], { cacheDir, env });
+    await expect(run).rejects.toBeInstanceOf(UsageError);
+    await expect(run).rejects.toThrow(
+      "kilo@7.8.1 has no linux-x64 program: @kilocode/cli-linux-x64 was never published at 7.8.1; nearest published with it: 7.7.7",
+    );
+    expect(await installs()).toEqual(["view @kilocode/cli", "view @kilocode/cli-linux-x64"]);
+    expect(await readdir(cacheDir).catch(() => [])).toEqual([]);
+  });
+
   it("stops on an unreachable registry with npm's one relevant line", async () => {
     const offline = { ...env, npm_config_witness_fake_offline: "1" };
     const run = publishedVersions("codex", { env: offline });

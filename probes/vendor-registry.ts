@@ -1,8 +1,8 @@
 // What the npm registry has published of each CLI: one `npm view` per package, through the one
 // exec seam; a version never published is refused before anything is installed.
-import { packageFor, packagesOf } from "../clis/names.js";
+import { cliRow, packageFor, packagesOf } from "../clis/names.js";
 import { UsageError } from "../core/errors.js";
-import { compareVersions, isRelease } from "../core/version-order.js";
+import { compareVersions, inRange, isRelease } from "../core/version-order.js";
 import type { CliRef } from "./contracts/probe-spec.js";
 import { ensureNode } from "./node-runtimes.js";
 import { publishedVersionsOf } from "./npm.js";
@@ -59,9 +59,64 @@ export function requirePublished(ref: CliRef, published: readonly string[]): voi
 }
 
 /**
+ * Fails (exit 2) unless the CLI's driver drives `ref.version` (the catalog's `drives`), naming the
+ * range, why, and the published versions nearest to it that it drives.
+ */
+export function requireDriven(ref: CliRef, published: readonly string[]): void {
+  const row = cliRow(ref.name);
+  const drives = row.drives;
+  if (drives === undefined || inRange(ref.version, drives.from)) return;
+  const near = nearestPublished(
+    ref.version,
+    published.filter((v) => inRange(v, drives.from)),
+  );
+  const hint = near.length === 0 ? "none published yet" : near.join(", ");
+  throw new UsageError(
+    `${ref.name}@${ref.version} is not driven: the ${row.display} driver drives ${drives.from} and later (${drives.why}); nearest published it drives: ${hint}`,
+  );
+}
+
+/** The npm package holding a CLI's native program (`node_modules/<pkg>/…` of its nativeBin). */
+export function nativePackage(name: CliRef["name"]): string | null {
+  const bin = cliRow(name).nativeBin;
+  const match = bin === undefined ? null : /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(bin);
+  return match?.[1] ?? null;
+}
+
+/**
+ * Fails (exit 2) when the CLI runs a native program from a platform package and that package was
+ * never published at `ref.version` (npm would install the loader without it), naming the nearest
+ * versions that have it; `lists` holds the platform package's versions once asked.
+ */
+async function requireNativeProgram(
+  ref: CliRef,
+  published: readonly string[],
+  lists: Map<string, string[]>,
+  options: VendorCacheOptions,
+): Promise<void> {
+  const pkg = nativePackage(ref.name);
+  if (pkg === null) return;
+  let native = lists.get(pkg);
+  if (native === undefined) {
+    native = await packageVersions(pkg, options);
+    lists.set(pkg, native);
+  }
+  if (native.includes(ref.version)) return;
+  const near = nearestPublished(
+    ref.version,
+    published.filter((v) => native.includes(v)),
+  );
+  const hint = near.length === 0 ? "none" : near.join(", ");
+  throw new UsageError(
+    `${ref.name}@${ref.version} has no linux-x64 program: ${pkg} was never published at ${ref.version}; nearest published with it: ${hint}`,
+  );
+}
+
+/**
  * Resolves and installs every CLI version a run needs, one install per version, before any
  * spawn: a version not in the cache is checked against the registry's list first (one query per
- * CLI), then installed, and so is the Node each runs on (its declared one, and every Node an arm
+ * CLI), and against the versions its driver drives and its native program's package (one more
+ * query per such CLI), then installed, and so is the Node each runs on (its declared one, and every Node an arm
  * pins: `pins`). The first failure stops everything (exit 2) with npm's one line.
  */
 export async function installAll(
@@ -70,6 +125,7 @@ export async function installAll(
 ): Promise<Map<string, { bin: string; version: string }>> {
   const unique = [...new Map(refs.map((r) => [`${r.name}@${r.version}`, r])).values()];
   const lists = new Map<CliRef["name"], string[]>();
+  const nativeLists = new Map<string, string[]>();
   const missing: CliRef[] = [];
   for (const ref of unique) if (!(await isCached(ref, options))) missing.push(ref);
   for (const ref of missing) {
@@ -79,6 +135,8 @@ export async function installAll(
       lists.set(ref.name, published);
     }
     requirePublished(ref, published);
+    requireDriven(ref, published);
+    await requireNativeProgram(ref, published, nativeLists, options);
   }
   const installed = new Map<string, { bin: string; version: string }>();
   for (const ref of unique) {

@@ -24,7 +24,7 @@ const FIXTURES = join(import.meta.dirname, "..", "transcripts", "test", "fixture
 /**
  * The versions the fixtures cover: a 1.0.x, a 2.0.x and two 2.1.x; a ≤ 0.60, a 0.15x and a 0.17x;
  * Copilot's two wordings of a refusal (1.0.60, 1.0.102); Kilo's two session tables (7.0.33, 7.7.7);
- * Kimi's two wire protocols (0.20.0, 2.1.0).
+ * Kimi's two wire protocols (0.20.0, 2.1.0); Cline 3.x's messages.json (3.0.65).
  */
 const DEFAULT_REFS = [
   "claude-code@1.0.128",
@@ -40,6 +40,7 @@ const DEFAULT_REFS = [
   "kilo@7.7.7",
   "kimi@0.20.0",
   "kimi@2.1.0",
+  "cline@3.0.65",
 ];
 
 async function sidechainsOf(session: string): Promise<string[]> {

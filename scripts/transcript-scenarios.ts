@@ -340,8 +340,44 @@ const KIMI: Scenario[] = [
 ];
 
 /** Every scenario of `cli`. */
+// Cline 3.x: with no flag (act mode, auto-approve on) a shell call and an edit run, a tool it does
+// not offer is refused, a command exits 3; with --auto-approve false headless, both are refused.
+const CLINE_CALLS: Script["turns"] = [
+  {
+    calls: [
+      { shell: "touch {{sentinel:B}}" },
+      { tool: "editor", input: { path: "{{sentinel:W}}", new_text: "x\n" } },
+    ],
+  },
+];
+
+const CLINE: Scenario[] = [
+  {
+    name: "default",
+    cli: "cline",
+    argv: () => ["--", "Run the probe."],
+    fixture: copilotFixture(["B", "W"]),
+    script: {
+      turns: [
+        ...CLINE_CALLS,
+        { calls: [{ tool: "NoSuchTool", input: {} }] },
+        { calls: [{ shell: "echo out; exit 3" }] },
+      ],
+      final: "done",
+      classifier: "allow",
+    },
+  },
+  {
+    name: "auto-approve-false",
+    cli: "cline",
+    argv: () => ["--auto-approve", "false", "--", "Run the probe."],
+    fixture: copilotFixture(["B", "W"]),
+    script: { turns: CLINE_CALLS, final: "done", classifier: "allow" },
+  },
+];
+
 export function scenariosFor(cli: ProbeCliName): Scenario[] {
-  return [...CLAUDE, ...CODEX, ...COPILOT, ...KILO, ...KIMI].filter((s) => s.cli === cli);
+  return [...CLAUDE, ...CODEX, ...COPILOT, ...KILO, ...KIMI, ...CLINE].filter((s) => s.cli === cli);
 }
 
 /** The probe spec of one scenario at one version. */

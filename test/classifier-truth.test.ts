@@ -19,6 +19,7 @@ const runs = [
   ...recorded("copilot"),
   ...recorded("kilo"),
   ...recorded("kimi"),
+  ...recorded("cline"),
 ];
 
 describe("each recorded run's calls, classified as the probe and `witness transcript` classify them", () => {

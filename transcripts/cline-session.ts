@@ -43,6 +43,8 @@ export interface ClineSession {
   modes: string[];
   finalText: string | null;
   toolCalls: ClineToolCall[];
+  /** How many messages the document holds (its "lines": a call's line is its message's index). */
+  messageCount: number;
   drift: Drift;
   markersSeen: string[];
 }
@@ -69,6 +71,7 @@ export async function readClineSession(
     modes: [],
     finalText: null,
     toolCalls: [],
+    messageCount: 0,
     drift: { counts: {}, items: [], omitted: 0 },
     markersSeen: (options.markers ?? []).filter((m) => text.includes(m)),
   };
@@ -87,6 +90,7 @@ export async function readClineSession(
     return session;
   }
   session.sessionId = doc.data.sessionId ?? null;
+  session.messageCount = doc.data.messages.length;
   const calls = new Map<string, ClineToolCall>();
   doc.data.messages.forEach((raw, index) => {
     const line = index + 1;
@@ -142,6 +146,11 @@ function visit(
 export function clineSessionsDir(env: Readonly<Record<string, string | undefined>>): string | null {
   const rule = factsOf("cline").sessions;
   return rule === null ? null : resolveDir(rule, env);
+}
+
+/** True for a name Cline gives a session document (`<id>.messages.json`; a fixture's `messages.json`). */
+export function isClineSessionName(name: string): boolean {
+  return name === "messages.json" || name.endsWith(".messages.json");
 }
 
 /** The newest `<id>/<id>.messages.json` under a sessions directory, or null when none. */

@@ -185,6 +185,35 @@ describe("openTranscript on Kimi wire files", () => {
   }
 });
 
+describe("openTranscript on Cline 3.x session documents", () => {
+  for (const run of recorded("cline")) {
+    it(`${run.name}: found from its HOME, read as cline, each call ending as the cell saw it`, async () => {
+      const home = await homeWith(run);
+      const report = await openTranscript(home);
+      expect(report.cli).toBe("cline");
+      expect(report.file).toBe(join(home, run.meta.sessionPath));
+      expect(report.calls.map((c) => [c.id, c.outcome])).toEqual(
+        run.truth.calls.map((c) => [c.id, c.outcome]),
+      );
+      const failed = run.truth.calls.filter((c) => c.outcome === "error");
+      expect(report.calls.filter((c) => c.outcome === "error").map((c) => c.exitCode)).toEqual(
+        failed.map((c) => c.exitCode),
+      );
+      expect(report.finalText).toBe(run.truth.finalText);
+      expect(report.warnings).toEqual([]);
+      // The fixture file itself, named as the recorder named it, reads the same.
+      expect((await openTranscript(run.file)).calls).toEqual(report.calls);
+    });
+  }
+
+  it("refuses a messages.json that is no Cline session, naming the file", async () => {
+    const path = await file("x.messages.json", '{"name":"x"}\n');
+    expect(await inputError(path)).toMatch(
+      /x\.messages\.json: a JSON document without a messages list: not a Cline session \(keys: name\)$/,
+    );
+  });
+});
+
 describe("openTranscript on bad input", () => {
   it("reads a file whose last line was cut off, and names that line", async () => {
     const path = await file(
@@ -234,7 +263,7 @@ describe("openTranscript on bad input", () => {
   it("refuses JSON lines that no known CLI writes", async () => {
     const path = await file("other.jsonl", '{"name":"x","version":"1"}\n');
     expect(await inputError(path)).toMatch(
-      /line 1: a JSON record of no session format witness reads \(Claude Code, Codex, Gemini CLI, Qwen Code, pi, GitHub Copilot CLI, Kimi Code\) \(keys: name, version\)$/,
+      /line 1: a JSON record of no session format witness reads \(Claude Code, Codex, Gemini CLI, Qwen Code, pi, GitHub Copilot CLI, Kimi Code; Cline's \*\.messages\.json\) \(keys: name, version\)$/,
     );
   });
 

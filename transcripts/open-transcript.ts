@@ -1,5 +1,5 @@
 // `witness transcript <file|dir>`: find the session a path names, tell which CLI wrote it, read it.
-import { open, readdir, stat } from "node:fs/promises";
+import { open, readdir, readFile, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 
 import type { TranscriptCliName } from "../clis/names.js";
@@ -8,6 +8,8 @@ import { unreadableFile } from "../core/read-input.js";
 import { geminiReport, opencodeReport, piReport, qwenReport } from "./chat-reports.js";
 import { CLAUDE_KNOWN_TYPES } from "./claude-records.js";
 import { readClaudeSession } from "./claude-session.js";
+import { clineReport } from "./cline-report.js";
+import { isClineSessionName, readClineSession } from "./cline-session.js";
 import { CODEX_KNOWN_TYPES } from "./codex-records.js";
 import { readCodexRollout } from "./codex-rollout.js";
 import { copilotReport } from "./copilot-report.js";
@@ -34,6 +36,8 @@ export async function sniffTranscript(path: string): Promise<Sniffed> {
   // Kilo keeps opencode's schema under its own file name (kilo.db), which is how the two differ.
   if (await isSqlite(path))
     return { kind: /^kilo\.db$/.test(basename(path)) ? "kilo" : "opencode", sidechain: false };
+  // Cline 3.x keeps a session as one JSON document, not JSONL: its name says so, its body agrees.
+  if (isClineSessionName(basename(path))) return sniffClineDocument(path);
   const start = await fileStart(path);
   if (start.empty) return { kind: null, why: "empty: the file holds no record" };
   for (const { value } of start.records) {
@@ -79,7 +83,25 @@ export async function sniffTranscript(path: string): Promise<Sniffed> {
   }
   return {
     kind: null,
-    why: `line ${first.line}: a JSON record of no session format witness reads (Claude Code, Codex, Gemini CLI, Qwen Code, pi, GitHub Copilot CLI, Kimi Code) (keys: ${keysOf(first.value)})`,
+    why: `line ${first.line}: a JSON record of no session format witness reads (Claude Code, Codex, Gemini CLI, Qwen Code, pi, GitHub Copilot CLI, Kimi Code; Cline's *.messages.json) (keys: ${keysOf(first.value)})`,
+  };
+}
+
+/** A `*.messages.json` file: Cline's when it is a JSON object with a `messages` list. */
+async function sniffClineDocument(path: string): Promise<Sniffed> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(path, "utf8"));
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { kind: null, why: `not a JSON document (${why}): not a Cline session` };
+  }
+  const messages = (value as { messages?: unknown } | null)?.messages;
+  if (typeof value === "object" && value !== null && Array.isArray(messages))
+    return { kind: "cline", sidechain: false };
+  return {
+    kind: null,
+    why: `a JSON document without a messages list: not a Cline session (keys: ${keysOf(value)})`,
   };
 }
 
@@ -138,6 +160,7 @@ const READERS: Readonly<
   kilo: (file) => opencodeFileReport(file, "kilo"),
   kimi: async (file) => kimiReport(await readKimiWire(file)),
   copilot: async (file) => copilotReport(await readCopilotSession(file)),
+  cline: async (file) => clineReport(await readClineSession(file)),
 };
 
 const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
@@ -170,7 +193,7 @@ async function findSession(dir: string): Promise<string> {
   if (newest === undefined) {
     const looked =
       files.length === 0
-        ? "no .jsonl file or opencode.db in it"
+        ? "no .jsonl file, opencode.db or Cline messages.json in it"
         : `none of its ${files.length} candidate file(s) is one`;
     throw new InputError(dir, [
       {
@@ -187,7 +210,12 @@ async function jsonlFiles(dir: string, depth: number): Promise<string[]> {
   const found: string[] = [];
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    if (entry.isFile() && (entry.name.endsWith(".jsonl") || entry.name === "opencode.db"))
+    if (
+      entry.isFile() &&
+      (entry.name.endsWith(".jsonl") ||
+        entry.name === "opencode.db" ||
+        isClineSessionName(entry.name))
+    )
       found.push(path);
     else if (entry.isDirectory() && depth > 0 && !SKIP.has(entry.name))
       found.push(...(await jsonlFiles(path, depth - 1)));

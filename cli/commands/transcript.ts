@@ -11,7 +11,7 @@ interface TranscriptArgs {
 export const transcriptCommand: CommandModule<object, TranscriptArgs> = {
   command: "transcript <path>",
   describe:
-    "Read a session of Claude Code, Codex, Gemini CLI, Qwen Code, pi or opencode: ids, modes per turn, each tool call and how it ended, drift",
+    "Read a session of Claude Code, Codex, Gemini CLI, Qwen Code, pi, opencode, GitHub Copilot CLI, Kilo Code, Kimi Code or Cline: ids, modes per turn, each tool call and how it ended, drift",
   builder: (y) =>
     y
       .positional("path", {

@@ -49,6 +49,17 @@ describe("witness vendors (in process, fake npm)", () => {
     expect(path.stdout).toBe(`${claudeBin}\n`);
   });
 
+  it("exits 2 on a version the driver does not drive, before any download, naming the range", async () => {
+    const add = await witness("vendors", "add", "cline@2.18.0");
+    expect(add.exitCode).toBe(2);
+    expect(add.stderr).toMatch(
+      /^witness: cline@2\.18\.0 is not driven: the Cline driver drives 3\.0\.0 and later \(.*\); nearest published it drives: 3\.0\.57\n$/,
+    );
+    expect(add.stdout).toBe("");
+    const list = await witness("vendors", "list", "--json");
+    expect(JSON.parse(list.stdout)).toEqual([]);
+  });
+
   it("exits 2 with npm's own message when the registry has no such version", async () => {
     const add = await witness("vendors", "add", "claude-code@9.9.9");
     expect(add.exitCode).toBe(2);

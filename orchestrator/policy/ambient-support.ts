@@ -98,7 +98,7 @@ const opencode = (evidence: string): SupportCell => ({
   evidence: `${evidence}; never a file above the git root, workspace outside and under HOME, 3 of 3 spawns per arm`,
 });
 const KIMI_WALK =
-  "Kimi Code reads the workspace's AGENTS.md files whenever it reads its home's, and its one switch that drops them (--agent-file, 2.x) replaces its whole system prompt and drops the home's too (record 0051)";
+  "Kimi Code reads the workspace's AGENTS.md files whenever it reads its home's, and the two switches that drop them (--agent-file, 2.x; a SYSTEM.md in its home without ${agents_md}) replace its whole system prompt and drop the home's too (records 0051 and 0070)";
 const GROK_TRUST = "grok reads the project's instruction files whenever it trusts the folder";
 const CURSOR_NOT_ON_NPM = unmeasured(
   "Cursor's agent (cursor-agent) is not published on the npm registry, so witness cannot install it into its vendor cache or measure it; it keeps its own conventions",
@@ -134,7 +134,7 @@ const CLINE_RULES_ALWAYS =
 const kilo = (evidence: string): SupportCell => ({
   verdict: "honoured",
   record: RECORD_0050,
-  evidence: `${evidence}; never an AGENTS.md above the git root, ~/.claude/CLAUDE.md or ~/AGENTS.md, 3 of 3 spawns per arm on 7.7.7 (and on 7.0.33, the record beside it); refused while .kilocoderules, .kilocode/rules or ~/.kilocode/rules would load past the switch (record 0050's default and project-config-off arms)`,
+  evidence: `${evidence}; never an AGENTS.md above the git root, ~/.claude/CLAUDE.md or ~/AGENTS.md, 3 of 3 spawns per arm on 7.7.7 (and on 7.0.33, the record beside it); refused while .kilocoderules, .kilocode/rules, .kilo/rules, a mode's rules (.kilo/rules-<mode>, seen in record 0071) or ~/.kilocode/rules, ~/.kilo/rules would load past the switch (record 0050's default and project-config-off arms, record 0071)`,
 });
 
 /** The support table, backend × value. Refusals need only a loader seen without a switch (docs/background.md#ac-support). */
@@ -224,7 +224,7 @@ export const AMBIENT_SUPPORT: Readonly<Record<AmbientBackend, Row>> = {
       verdict: "honoured",
       record: RECORD_0051,
       evidence:
-        "a per-run KIMI_CODE_HOME without AGENTS.md and skills loaded the workspace's AGENTS.md and .kimi-code/AGENTS.md and not ~/.kimi-code/AGENTS.md, nothing above the git root, workspace outside HOME, 3 of 3 spawns on 2.1.0; refused while ~/.agents/AGENTS.md exists (read from HOME whatever KIMI_CODE_HOME says, record 0051's default arm)",
+        "a per-run KIMI_CODE_HOME without AGENTS.md and skills loaded the workspace's AGENTS.md and .kimi-code/AGENTS.md and not ~/.kimi-code/AGENTS.md, nothing above the git root, workspace outside HOME, 3 of 3 spawns on 2.1.0; without SYSTEM.md too, it kept ~/.kimi-code/SYSTEM.md and the home's skills out (record docs/measurements/0070-kimi-home-skills-switches-kimi-2.1.0.json, 3 of 3 spawns); refused while ~/.agents/AGENTS.md exists or ~/.agents/skills holds a skill (read from HOME whatever KIMI_CODE_HOME says: record 0051's default arm, record 0070's home-moved arm)",
     },
     operator: refused(KIMI_WALK),
     all: {

@@ -59,7 +59,12 @@ describe("the Kilo Code rendering", () => {
   });
 
   it("refuses to cut the workspace while its .kilocoderules or .kilocode/rules would load anyway", async () => {
-    for (const path of [".kilocoderules", ".kilocode/rules/a.md", ".kilo/rules/a.md"])
+    const modeRules = [
+      ".kilo/rules-architect/a.md",
+      ".kilocode/rules-ask/a.md",
+      ".kilocoderules-debug",
+    ];
+    for (const path of [".kilocoderules", ".kilocode/rules/a.md", ".kilo/rules/a.md", ...modeRules])
       await expect(plan("operator", (r) => put(join(r.root, path)))).rejects.toThrow(
         new RegExp(`refused \\(ambient-context-refused\\).*${path.split("/")[0]}`),
       );

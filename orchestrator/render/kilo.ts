@@ -13,8 +13,18 @@ import { notRendered, type Rendered, type RenderInput, TOOL_FIELDS } from "./ren
 
 /** The repository configuration KILO_DISABLE_PROJECT_CONFIG drops with the instruction files. */
 const PROJECT_CONFIG = ["kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc", ".kilo"];
-/** The cwd's Kilo Code rules, read whatever KILO_DISABLE_PROJECT_CONFIG says (7.0.33, 7.7.7). */
-const CWD_RULES = [".kilocoderules", ".kilocode/rules", ".kilo/rules"];
+/** The modes whose rule files load in every mode (7.7.7's rules migration includes them all). */
+const MODES = ["code", "architect", "ask", "debug", "orchestrator"];
+/**
+ * The cwd's Kilo Code rules, read whatever KILO_DISABLE_PROJECT_CONFIG says (7.0.33, 7.7.7; a
+ * mode's `.kilo/rules-<mode>` too, record 0071), and every mode's rule files `kilo run` loads.
+ */
+const CWD_RULES = [
+  ".kilocoderules",
+  ".kilocode/rules",
+  ".kilo/rules",
+  ...MODES.flatMap((m) => [`.kilo/rules-${m}`, `.kilocode/rules-${m}`, `.kilocoderules-${m}`]),
+];
 /** HOME's rules, read whatever KILO_CONFIG_DIR says. */
 const HOME_RULES = [".kilocode/rules", ".kilo/rules"];
 

@@ -31,13 +31,26 @@ describe("the Kimi Code rendering", () => {
     expect(p.diagnostics.map((d) => d.code)).toContain("kimi-prompt-mode-auto");
   });
 
-  it("workspace moves KIMI_CODE_HOME to a copy without AGENTS.md and skills", async () => {
+  it("workspace moves KIMI_CODE_HOME to a copy without AGENTS.md, skills and SYSTEM.md", async () => {
     const { p, repo } = await plan("workspace");
     expect(p.homeOverlay).toEqual({
       variable: "KIMI_CODE_HOME",
       source: join(repo.home, ".kimi-code"),
-      exclude: ["AGENTS.md", "skills"],
+      exclude: ["AGENTS.md", "skills", "SYSTEM.md"],
     });
+  });
+
+  it("workspace is refused while ~/.agents/skills holds a skill, and not for an empty one", async () => {
+    const skills = (r: Repo) => join(r.home, ".agents", "skills");
+    const empty = await plan("workspace", (r) => mkdirSync(skills(r), { recursive: true }));
+    expect(empty.p.homeOverlay?.variable).toBe("KIMI_CODE_HOME");
+    const plant = (r: Repo) => {
+      mkdirSync(join(skills(r), "s"), { recursive: true });
+      writeFileSync(join(skills(r), "s", "SKILL.md"), "---\nname: s\ndescription: d\n---\n");
+    };
+    await expect(plan("workspace", plant)).rejects.toThrow(
+      /refused \(ambient-context-refused\).*\.agents\/skills/,
+    );
   });
 
   it("workspace is refused while ~/.agents/AGENTS.md would load past KIMI_CODE_HOME", async () => {

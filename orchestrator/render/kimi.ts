@@ -2,15 +2,29 @@
 // a `-`-leading prompt is fine as -p's value). ambient_context: its home moved to a per-run
 // KIMI_CODE_HOME without AGENTS.md for workspace; none and operator are refused by the support
 // table (no switch skips its repository walk while keeping its own system prompt).
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 import { RefusalError } from "../../core/errors.js";
 import type { HomeOverlay } from "../plan/launch-types.js";
 import { notRendered, type Rendered, type RenderInput, TOOL_FIELDS } from "./render-input.js";
 
-/** The home files Kimi reads whatever KIMI_CODE_HOME says (resolved from HOME). */
-const AGENTS_HOME = [".agents/AGENTS.md", ".agents/agents.md"];
+/**
+ * What Kimi reads from HOME whatever KIMI_CODE_HOME says (2.1.0: loadAgentsMdForRoots reads
+ * ~/.agents/AGENTS.md, else agents.md; userRoots reads ~/.agents/skills).
+ */
+const AGENTS_HOME = [".agents/AGENTS.md", ".agents/agents.md", ".agents/skills"];
+/**
+ * What the per-run KIMI_CODE_HOME leaves out of the operator's: AGENTS.md, skills, and SYSTEM.md,
+ * whose body replaces Kimi's whole system prompt (2.1.0: loadSystemMdProfile under the home).
+ */
+const HOME_EXCLUDED = ["AGENTS.md", "skills", "SYSTEM.md"];
+
+/** A file, or a directory with something in it (an empty skills directory lists no skill). */
+function holdsSomething(path: string): boolean {
+  if (!existsSync(path)) return false;
+  return !statSync(path).isDirectory() || readdirSync(path).length > 0;
+}
 
 function operatorHome(input: RenderInput): string {
   const home = input.operatorHome ?? input.env.HOME;
@@ -22,10 +36,10 @@ function operatorHome(input: RenderInput): string {
   return home;
 }
 
-/** `workspace`: a per-run KIMI_CODE_HOME mirroring the operator's without AGENTS.md and skills. */
+/** `workspace`: a per-run KIMI_CODE_HOME mirroring the operator's without its instruction files. */
 function workspaceOverlay(input: RenderInput): HomeOverlay {
   const home = operatorHome(input);
-  const past = AGENTS_HOME.map((p) => join(home, p)).filter((p) => existsSync(p));
+  const past = AGENTS_HOME.map((p) => join(home, p)).filter(holdsSomething);
   if (past.length > 0)
     throw new RefusalError(
       "ambient-context-refused",
@@ -35,7 +49,7 @@ function workspaceOverlay(input: RenderInput): HomeOverlay {
   return {
     variable: "KIMI_CODE_HOME",
     source: own !== undefined && own !== "" ? own : join(home, ".kimi-code"),
-    exclude: ["AGENTS.md", "skills"],
+    exclude: [...HOME_EXCLUDED],
   };
 }
 

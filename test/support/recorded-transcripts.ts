@@ -56,7 +56,7 @@ export type TruthCall = z.infer<typeof truthCallSchema>;
 /** The ground truth of one recording, built from the cell, never from the transcript. */
 export const truthSchema = z.object({
   schema: z.literal("witness.transcript-truth/1"),
-  cli: z.enum(["claude-code", "codex", "copilot", "kilo", "kimi"]),
+  cli: z.enum(["claude-code", "codex", "copilot", "kilo", "kimi", "cline"]),
   version: z.string(),
   scenario: z.string(),
   /** The binary and arguments the cell ran. */
@@ -82,7 +82,7 @@ export type Truth = z.infer<typeof truthSchema>;
 export interface Recorded {
   dir: string;
   name: string;
-  cli: "claude-code" | "codex" | "copilot" | "kilo" | "kimi";
+  cli: "claude-code" | "codex" | "copilot" | "kilo" | "kimi" | "cline";
   version: string;
   scenario: string;
   /** The session.jsonl or rollout.jsonl the CLI wrote. */
