@@ -57,8 +57,8 @@ export interface ReuseContext {
   runtimeOf: (bin: string, pin: string | undefined) => Promise<Runtime>;
   /** The variables a spawn inherits from witness's environment. */
   inherited: Record<string, string>;
-  /** The compile-cache setting a spawn of `entry` gets. */
-  compileCache: (entry: RunEntry) => string;
+  /** The compile-cache setting a spawn of `entry` on `runtime` gets. */
+  compileCache: (entry: RunEntry, runtime: Runtime) => string;
 }
 
 /** The run's reuse: inputs computed per spawn on demand, runtimes once per bin and pin. */
@@ -78,17 +78,18 @@ export function startReuse(context: ReuseContext): SpawnReuse {
       runtimes.set(at, runtime);
     }
     const { protocol } = entry.check.loaded;
+    const on = await runtime;
     return spawnInputs({
       protocol: { id: protocol.id, canonicalHash: entry.check.loaded.canonicalHash },
       arm: task.arm,
       index: task.index,
       cli: entry.cli,
       installed,
-      runtime: await runtime,
+      runtime: on,
       witness: context.witness,
       machine,
       inherited: context.inherited,
-      compileCache: context.compileCache(entry),
+      compileCache: context.compileCache(entry, on),
     });
   };
   return {
@@ -130,7 +131,7 @@ export async function reuseFor(
   const refusal = reuseRefusal(request);
   if (refusal !== null) return { reuse: null, refusal };
   const { runtimeFor } = await import("../probes/runtime.js");
-  const { compileCacheSetting } = await import("../probes/compile-cache.js");
+  const { compileCacheKey } = await import("../probes/compile-cache.js");
   const { spawnPath } = await import("../probes/spawn-env.js");
   const { buildChildEnv } = await import("../core/child-env.js");
   const { cacheDir } = request;
@@ -151,7 +152,7 @@ export async function reuseFor(
       parent: process.env,
       set: { PATH: spawnPath(process.env.PATH ?? "") },
     }),
-    compileCache: () => compileCacheSetting(process.env),
+    compileCache: (_entry, runtime) => compileCacheKey(process.env, runtime),
   });
   return { reuse, refusal: null };
 }

@@ -6,8 +6,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import {
-  COMPILE_CACHE_VAR,
+  compileCacheKey,
   compileCacheSetting,
+  NO_COMPILE_CACHE_VAR,
   planCompileCache,
   publishCompileCache,
 } from "./compile-cache.js";
@@ -32,7 +33,7 @@ const only =
     paths.includes(p);
 
 describe("planCompileCache", () => {
-  const base = { bin: BIN, cellRoot: "/tmp/cell", env: { [COMPILE_CACHE_VAR]: "1" } };
+  const base = { bin: BIN, cellRoot: "/tmp/cell", env: {} };
   it("writes into the cell on the first spawn of an install and runtime, reads the published one after", () => {
     const marker = only(`${INSTALL}/witness-vendor.json`);
     expect(planCompileCache({ ...base, runtime: node("22.23.5"), exists: marker })).toEqual({
@@ -50,7 +51,7 @@ describe("planCompileCache", () => {
     });
   });
 
-  it("is off on a Node without it, a native CLI, outside the vendor cache, or without the switch", () => {
+  it("is off on a Node without it, a native CLI, outside the vendor cache, or with the switch", () => {
     const marker = only(`${INSTALL}/witness-vendor.json`);
     const plan = (runtime: Runtime, env: Record<string, string> = base.env, exists = marker) =>
       planCompileCache({ ...base, runtime, env, exists });
@@ -58,13 +59,21 @@ describe("planCompileCache", () => {
     expect(plan(node("22.0.0"))).toMatchObject({ state: "off" });
     expect(plan({ kind: "native", why: "ELF" })).toMatchObject({ state: "off", why: /native/ });
     expect(plan(node("22.23.5"), base.env, only())).toMatchObject({ state: "off", why: /vendor/ });
-    expect(plan(node("22.23.5"), {})).toMatchObject({
+    expect(plan(node("22.23.5"), { [NO_COMPILE_CACHE_VAR]: "1" })).toMatchObject({
       state: "off",
-      why: new RegExp(COMPILE_CACHE_VAR),
+      why: new RegExp(NO_COMPILE_CACHE_VAR),
     });
-    expect(compileCacheSetting({ [COMPILE_CACHE_VAR]: "1" })).toBe("on");
-    expect(compileCacheSetting({ [COMPILE_CACHE_VAR]: "" })).toBe("off");
-    expect(compileCacheSetting({})).toBe("off");
+    expect(compileCacheSetting({})).toBe("on");
+    expect(compileCacheSetting({ [NO_COMPILE_CACHE_VAR]: "" })).toBe("on");
+    expect(compileCacheSetting({ [NO_COMPILE_CACHE_VAR]: "1" })).toBe("off");
+  });
+
+  it("keys the spawn cache on the setting only where the runtime has a compile cache", () => {
+    const off = { [NO_COMPILE_CACHE_VAR]: "1" };
+    expect(compileCacheKey({}, node("22.23.5"))).toBe("on");
+    expect(compileCacheKey(off, node("22.23.5"))).toBe("off");
+    expect(compileCacheKey({}, node("20.20.2"))).toBe("off");
+    expect(compileCacheKey({}, { kind: "native", why: "ELF" })).toBe("off");
   });
 });
 

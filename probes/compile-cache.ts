@@ -4,9 +4,9 @@
 // witness then publishes it, once, into `<install>/compile-cache/node-<version>`, which later
 // spawns read (read-only in the sandbox, where the install is bound read-only). Node checks each
 // entry against its module's source and its own version and flags, and a cache changes how fast
-// the code compiles, not what it does. Off unless WITNESS_COMPILE_CACHE=1: measured on Qwen Code
-// 0.24.4 and pi 1.6.0 it saved no CPU and cost wall time, because the published entries were
-// unreadable to the sandboxed spawns (fixed; to be measured again: docs/benchmarks.md).
+// the code compiles, not what it does. On unless WITNESS_NO_COMPILE_CACHE=1: on Qwen Code 0.24.4
+// and pi 1.6.0 it saves about a fifth of the CLI's CPU a spawn, with the same observations
+// (docs/benchmarks.md, compile-cache).
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, cp, mkdir, readdir, rename, rm } from "node:fs/promises";
@@ -16,8 +16,8 @@ import semver from "semver";
 
 import type { Runtime } from "./contracts/runtime.js";
 
-/** `WITNESS_COMPILE_CACHE=1` in witness's environment gives the Node CLIs a compile cache. */
-export const COMPILE_CACHE_VAR = "WITNESS_COMPILE_CACHE";
+/** `WITNESS_NO_COMPILE_CACHE=1` in witness's environment gives no CLI a compile cache. */
+export const NO_COMPILE_CACHE_VAR = "WITNESS_NO_COMPILE_CACHE";
 /** The variable Node reads. */
 export const NODE_COMPILE_CACHE = "NODE_COMPILE_CACHE";
 /** The folder of a vendor install the published caches live in. */
@@ -31,9 +31,22 @@ export type CompileCachePlan =
   | { state: "read"; dir: string }
   | { state: "write"; dir: string; publishTo: string };
 
-/** The setting the spawn cache keys on: `on` when witness gives Node CLIs a compile cache. */
+/** Whether witness gives Node CLIs a compile cache: `on` unless WITNESS_NO_COMPILE_CACHE=1. */
 export function compileCacheSetting(env: Readonly<Record<string, string | undefined>>): string {
-  return env[COMPILE_CACHE_VAR] === "1" ? "on" : "off";
+  return env[NO_COMPILE_CACHE_VAR] === "1" ? "off" : "on";
+}
+
+/**
+ * The setting as the spawn cache keys on it: `off` for a CLI whose runtime has no compile cache
+ * (a native binary, Node before 22.1), which the setting cannot change, so turning it on or off
+ * does not cost those CLIs their filed spawns.
+ */
+export function compileCacheKey(
+  env: Readonly<Record<string, string | undefined>>,
+  runtime: Runtime,
+): string {
+  const hasOne = runtime.kind === "node" && semver.gte(runtime.version, FIRST_NODE);
+  return hasOne ? compileCacheSetting(env) : "off";
 }
 
 /** The vendor install holding `bin` (the directory with witness-vendor.json), or null. */
@@ -56,7 +69,7 @@ export function planCompileCache(input: {
 }): CompileCachePlan {
   const exists = input.exists ?? existsSync;
   if (compileCacheSetting(input.env) === "off")
-    return { state: "off", why: `${COMPILE_CACHE_VAR} is not 1` };
+    return { state: "off", why: `${NO_COMPILE_CACHE_VAR} is 1` };
   const { runtime } = input;
   if (runtime.kind !== "node")
     return { state: "off", why: `no Node runs the CLI (${runtime.kind})` };
