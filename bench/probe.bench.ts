@@ -48,7 +48,7 @@ export const ARGV: Record<ProbeCliName, string[]> = {
   opencode: ["run", "--title", "witness", "go"],
   copilot: ["--allow-all-tools", "--prompt=go"],
   cline: ["--", "go now"],
-  kilo: ["run", "go"],
+  kilo: ["run", "--auto", "go"],
   kimi: ["-p", "go"],
 };
 
