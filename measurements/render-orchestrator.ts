@@ -18,7 +18,7 @@ export function orchestratorLines(obs: Observation): string[] {
   // An unshimmed binary the launch allowed by content hash: named, so no reader takes it for a shim.
   for (const u of o.unshimmed ?? [])
     lines.push(
-      `- unshimmed spawn, allowed by content hash: ${u.path} (${u.sha256}, the pinned CLI's bytes); ${u.requests} requests; user-agent ${u.userAgents.join(", ")}`,
+      `- unshimmed spawn, allowed by content hash: ${u.path} (${u.sha256}, the pinned CLI's bytes); ${u.requests} ${u.requests === 1 ? "request" : "requests"}; user-agent ${u.userAgents.join(", ")}`,
     );
   for (const s of obs.spawns ?? []) {
     const seen = s.markers.map(
