@@ -20,6 +20,7 @@ export function reproductionLine(r: Reproduction): string {
 /** One plain line for a finished arm (in a shard: the statuses of its spawns run there). */
 export function armLine(a: ArmDone): string {
   const head = `${a.protocol} ${a.slug} on ${a.cli} ${a.arm}`;
+  if (a.verdict === null && a.reasons.length > 0) return `${head}: ${a.reasons.join("; ")}`;
   if (a.verdict === null)
     return `${head}: ${a.statuses.length} spawn(s) here: ${a.statuses.join(", ")}`;
   return `${head}: ${a.verdict}${a.verdict === "confirmed" ? "" : ` (${a.reasons.join("; ")})`}`;

@@ -3,6 +3,8 @@
 import { evaluatePredicate } from "../prereg/evaluate.js";
 import { predicateLabel } from "../prereg/predicate.js";
 import type { Protocol } from "../prereg/protocol.js";
+import type { Observation } from "../probes/contracts/observation.js";
+import { judgeOne } from "./agreement-pass.js";
 import type { MeasurementRecord, SpawnRecord, Verdict } from "./record.js";
 import { installFactProblems } from "./record-facts.js";
 import { armVerdict, countedFaults, overallVerdict, spawnStatus } from "./verdict.js";
@@ -22,6 +24,8 @@ function recomputeSpawn(
   version: string,
   where: string,
   problems: string[],
+  /** The same-numbered spawn's observation in another arm (`agrees-with`), null when none. */
+  peerOf: (arm: string) => Observation | null,
 ): SpawnRecord {
   const observation = spawn.observation;
   if (observation === null) {
@@ -39,8 +43,13 @@ function recomputeSpawn(
       `${where}: predicates [${recorded.join(", ")}], the protocol registers [${labels.join(", ")}]`,
     );
   }
+  const agreementFaults: string[] = [];
   const predicates = expect.map((p, i) => {
-    const result = evaluatePredicate(p, observation);
+    const { fault, ...result } =
+      p.kind === "agrees-with"
+        ? judgeOne(p, spawn.index, observation, peerOf(p.arm))
+        : { ...evaluatePredicate(p, observation), fault: null };
+    if (fault !== null) agreementFaults.push(fault);
     if (spawn.predicates[i] !== undefined && spawn.predicates[i].pass !== result.pass) {
       problems.push(
         `${where}: "${labels[i] ?? ""}" is recorded as ${spawn.predicates[i].pass ? "passed" : "failed"}, its observation says ${result.pass ? "passed" : "failed"}`,
@@ -53,6 +62,7 @@ function recomputeSpawn(
     ...new Set([
       ...countedFaults(spawn.faults, observation, expect),
       ...countedFaults(observation.faults, observation, expect),
+      ...agreementFaults,
       ...(observation.cli.version === version
         ? []
         : [`ran ${observation.cli.version}, not ${version}`]),
@@ -102,8 +112,18 @@ export function recheckRecord(record: MeasurementRecord, protocol: Protocol): Re
         `arm ${arm.id}: ${found.spawns.length} spawn(s), the protocol registers ${protocol.spawns}`,
       );
     }
+    const peerOf = (index: number) => (id: string) =>
+      record.arms.find((a) => a.id === id)?.spawns.find((s) => s.index === index)?.observation ??
+      null;
     const spawns = found.spawns.map((s, i) =>
-      recomputeSpawn(s, arm.expect, record.cli.version, `arm ${arm.id} spawn ${i + 1}`, problems),
+      recomputeSpawn(
+        s,
+        arm.expect,
+        record.cli.version,
+        `arm ${arm.id} spawn ${i + 1}`,
+        problems,
+        peerOf(s.index),
+      ),
     );
     const { verdict } = armVerdict(spawns);
     if (verdict !== found.verdict) {

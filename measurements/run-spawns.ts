@@ -141,6 +141,17 @@ export function armDone(
     statuses: spawns.map((s) => s.status),
   };
   if (shard !== undefined) return { ...base, verdict: null, reasons: [] };
+  // An arm that agrees with another is judged once that arm's spawns are in too: the record's.
+  const peers = p.frame.arms.find((a) => a.id === arm)?.agreements ?? [];
+  const waiting = peers
+    .map(({ predicate }) => predicate.arm)
+    .filter((peer) => (p.byArm.get(peer)?.length ?? 0) < entry.spawns);
+  if (waiting.length > 0)
+    return {
+      ...base,
+      verdict: null,
+      reasons: [`judged in the record, once ${[...new Set(waiting)].join(", ")} has run`],
+    };
   const record = assembleRecord(
     { ...p.frame, arms: p.frame.arms.filter((a) => a.id === arm) },
     p.byArm,

@@ -459,3 +459,83 @@ describe("the feature flags a record states", () => {
     expect(md.split("\n").filter((l) => l === line).length).toBe(record.arms[0]!.spawns.length);
   });
 });
+
+describe("agrees-with: an arm judged against another's spawns", () => {
+  // `replay` comes first and agrees with `live` on the markers: a verdict must not depend on order.
+  const text = `${protocolText().replace(/arms:\n[\s\S]*$/, "arms:\n")}  - id: replay
+    description: the launch replayed
+    fixture:
+      files: &files
+        - { at: workspace, path: CLAUDE.md, content: "{{marker:A}}" }
+        - { at: home, path: .claude/CLAUDE.md, content: "{{marker:B}}" }
+    launch:
+      argv: ["-p", "replayed"]
+    expect:
+      - { kind: agrees-with, arm: live, on: [markers, exit-code] }
+  - id: live
+    description: the live launch
+    fixture:
+      files: *files
+    launch:
+      argv: ["-p", "hi"]
+    expect:
+      - { kind: exit-code, equals: 0 }
+`;
+  // The live arm sees A; the replay sees what `replayed` says, spawn by spawn.
+  const probe =
+    (replayed: (spawn: number) => string[]): ProbeFn =>
+    (spec) => {
+      const replay = spec.launch !== undefined && JSON.stringify(spec).includes("replayed");
+      const n = (counts.get(replay) ?? 0) + 1;
+      counts.set(replay, n);
+      const seen = replay ? replayed(n) : ["A"];
+      return Promise.resolve(
+        observation({
+          markers: plantedMarkerNames(spec.fixture).map((m) =>
+            marker(m, seen.includes(m) ? ["system"] : []),
+          ),
+        }),
+      );
+    };
+  const counts = new Map<boolean, number>();
+
+  it("confirms when every spawn's facts equal its peer's, refutes when none do; the recheck agrees", async () => {
+    const check = locked(text);
+    for (const [replayed, verdict, explanation] of [
+      [() => ["A"], "confirmed", "same markers, exit-code as live"],
+      [() => ["A", "B"], "refuted", 'markers: ["A","B"] here, ["A"] in live'],
+    ] as const) {
+      counts.clear();
+      const record = await runProtocol(check, { probe: probe(replayed), jobs: 1 });
+      expect(record.arms.map((a) => [a.id, a.verdict])).toEqual([
+        ["replay", verdict],
+        ["live", "confirmed"],
+      ]);
+      expect(record.arms[0]?.spawns[0]?.predicates[0]?.explanation).toBe(explanation);
+      expect(recheckRecord(record, check.loaded.protocol)).toEqual({ verdict, problems: [] });
+    }
+  });
+
+  it("leaves spawns that disagree with each other inconclusive", async () => {
+    counts.clear();
+    const record = await runProtocol(locked(text), {
+      probe: probe((n) => (n === 1 ? ["A"] : ["B"])),
+      jobs: 1,
+    });
+    expect(record.arms[0]?.verdict).toBe("inconclusive");
+  });
+
+  it("makes a spawn whose peer has no observation a fault, and the gate's recheck finds it too", async () => {
+    counts.clear();
+    const check = locked(text);
+    const record = await runProtocol(check, { probe: probe(() => ["A"]), jobs: 1 });
+    const live = record.arms[1];
+    if (live?.spawns[1] === undefined) throw new Error("expected two live spawns");
+    live.spawns[1] = { ...live.spawns[1], observation: null, status: "fault", faults: ["x"] };
+    const recheck = recheckRecord(record, check.loaded.protocol);
+    expect(recheck.verdict).toBe("inconclusive");
+    expect(recheck.problems.join("\n")).toContain(
+      "arm replay spawn 2: recorded as-expected, recomputed fault",
+    );
+  });
+});

@@ -13,6 +13,7 @@ import {
 import type { ProbeSpec } from "../probes/contracts/probe-spec.js";
 import type { Runtime } from "../probes/contracts/runtime.js";
 import { containmentStatements } from "../probes/isolation/sandbox-report.js";
+import { agreementsOf, type ArmAgreements, judgeAgreements } from "./agreement-pass.js";
 import type {
   ArmRecord,
   InstalledCli,
@@ -121,7 +122,14 @@ export type RecordHeader = Omit<
 /** A record before its spawns: the header, and per arm its id, description and predicate labels. */
 export interface RecordFrame {
   header: RecordHeader;
-  arms: { id: string; description: string; labels: string[]; workspaceTrusted?: boolean }[];
+  arms: {
+    id: string;
+    description: string;
+    labels: string[];
+    workspaceTrusted?: boolean;
+    /** Its `agrees-with` predicates, judged once every spawn is in (absent: none). */
+    agreements?: ArmAgreements["agreements"];
+  }[];
   selection: Selection | null;
 }
 
@@ -181,6 +189,7 @@ export function recordFrame(
       description: arm.description,
       labels: arm.expect.map(predicateLabel),
       workspaceTrusted: arm.fixture.trust,
+      ...(agreementsOf(arm.expect).length === 0 ? {} : { agreements: agreementsOf(arm.expect) }),
     })),
     selection: entry.selection,
   };
@@ -193,8 +202,14 @@ export function assembleRecord(
   times: { startedAt: string; finishedAt: string },
   shards?: Shards,
 ): MeasurementRecord {
+  const settled = judgeAgreements(
+    frame.arms.flatMap((a) =>
+      a.agreements === undefined ? [] : [{ arm: a.id, agreements: a.agreements }],
+    ),
+    spawnsByArm,
+  );
   const arms: ArmRecord[] = frame.arms.map((arm) => {
-    const spawns = [...(spawnsByArm.get(arm.id) ?? [])].sort((a, b) => a.index - b.index);
+    const spawns = [...(settled.get(arm.id) ?? [])].sort((a, b) => a.index - b.index);
     return {
       id: arm.id,
       description: arm.description,

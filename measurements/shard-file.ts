@@ -9,6 +9,7 @@ import { writeFileExclusive } from "../core/atomic.js";
 import { errorMessage } from "../core/error-text.js";
 import { InputError, UsageError } from "../core/errors.js";
 import { parseWith, readUserFile } from "../core/read-input.js";
+import { agreesWithSchema } from "../prereg/agreement.js";
 import { recordSchema, spawnRecordSchema } from "./record.js";
 
 const machineSchema = recordSchema.shape.machine;
@@ -32,6 +33,9 @@ export const shardEntrySchema = z.object({
       description: z.string(),
       labels: z.array(z.string()),
       workspaceTrusted: z.boolean().optional(),
+      agreements: z
+        .array(z.object({ index: z.number().int(), predicate: agreesWithSchema }))
+        .optional(),
     }),
   ),
   selection: z.object({ arms: z.array(z.string()), reason: z.string() }).nullable(),

@@ -1,5 +1,6 @@
 import { globMatches } from "../core/glob.js";
 import { type Observation, reasonText, type Sighting } from "../probes/contracts/observation.js";
+import { agreementPending } from "./agreement.js";
 import { modelCallsResult } from "./model-call-predicate.js";
 import { acceptedOutcomes, type Predicate, selectorOf } from "./predicate.js";
 import { selectSpawns, spawnCountResult, spawnedResult, spawnView } from "./spawn-predicates.js";
@@ -309,6 +310,8 @@ function evaluateWhole(p: Predicate, obs: Observation): PredicateResult {
       return spawnCountResult(p, obs);
     case "model-calls":
       return modelCallsResult(p, obs);
+    case "agrees-with":
+      return agreementPending(p);
   }
 }
 

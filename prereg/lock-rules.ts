@@ -36,6 +36,7 @@ export function isAbsence(p: Predicate): boolean {
     case "model-calls":
       return modelCallsIsAbsence(p);
     case "spawned":
+    case "agrees-with":
       return false;
     // Every kind is listed: a new one fails the build here until it is classified.
     case "marker-present":
@@ -98,6 +99,7 @@ export function isFixturePresence(p: Predicate, arm: Protocol["arms"][number]): 
     case "spawned":
     case "spawn-count":
     case "model-calls":
+    case "agrees-with":
       return false;
   }
 }

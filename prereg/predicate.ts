@@ -5,6 +5,7 @@ import {
   SIGHTING_CONTEXT,
   toolOutcomeSchema,
 } from "../probes/contracts/observation.js";
+import { agreesWithLabel, agreesWithSchema } from "./agreement.js";
 import { modelCallsLabel, modelCallsSchema } from "./model-call-predicate.js";
 import {
   spawnCountSchema,
@@ -283,6 +284,7 @@ export const predicateSchema = z.discriminatedUnion("kind", [
   spawnedSchema,
   spawnCountSchema,
   modelCallsSchema,
+  agreesWithSchema,
 ]);
 export type Predicate = z.infer<typeof predicateSchema>;
 
@@ -344,6 +346,8 @@ function bareLabel(p: Predicate): string {
       return `spawned spawn ${String(p.spawn)}${p.argv === undefined ? "" : ` argv ${JSON.stringify(p.argv)}`}${p.argvIncludes === undefined ? "" : ` argv includes ${JSON.stringify(p.argvIncludes)}`}${p.env === undefined ? "" : ` env ${JSON.stringify(p.env)}`}${p.stdin === undefined ? "" : ` stdin ${JSON.stringify(p.stdin)}`}`;
     case "model-calls":
       return modelCallsLabel(p);
+    case "agrees-with":
+      return agreesWithLabel(p);
     case "spawn-count":
       return `spawn-count${p.equals === undefined ? "" : ` = ${p.equals}`}${p.atLeast === undefined ? "" : ` >= ${p.atLeast}`}${p.atMost === undefined ? "" : ` <= ${p.atMost}`}`;
   }

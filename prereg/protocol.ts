@@ -101,6 +101,7 @@ export const protocolSchema = z
         message: "expected adr or decision, not both",
       });
     const seen = new Map<string, number>();
+    const ids = protocol.arms.map((a) => a.id);
     protocol.arms.forEach((arm, i) => {
       const first = seen.get(arm.id);
       if (first !== undefined) {
@@ -171,6 +172,13 @@ export const protocolSchema = z
             path: ["arms", i, "traceFiles"],
             message:
               "expected traceFiles: true on an arm with a reads-only predicate (it reads the file trace)",
+          });
+        }
+        if (p.kind === "agrees-with" && (p.arm === arm.id || !ids.includes(p.arm))) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["arms", i, "expect", j, "arm"],
+            message: `expected another arm of this protocol (${ids.filter((id) => id !== arm.id).join(", ") || "none"}); got "${p.arm}"`,
           });
         }
         if ("marker" in p && !planted.includes(p.marker)) {
