@@ -213,7 +213,7 @@ export async function benchProbeOf(
     "server, enters a fresh network namespace (netns rows; its loopback bridged by socat where",
     "installed, else by a node forwarder), reads the transcript and starts removing the cell. The ratio is the median over rounds of",
     "(median probe ÷ median bare) within the round. Target: ratio ≤ 1.10.",
-    `Load average (1 min) when the run started: ${load.toFixed(2)}.`,
+    `Load average (1 min) when the run started: ${load.toFixed(2)}. ${compileCacheNote()}`,
     "",
     "| CLI | bare, warm HOME (ms) | bare, fresh HOME (ms) | runProbe (ms) | ratio | isolation |",
     "|---|---:|---:|---:|---:|---|",
@@ -231,4 +231,14 @@ export async function benchProbeOf(
     }
   }
   return lines.join("\n");
+}
+
+/**
+ * Whether runProbe gave a Node 22 CLI witness's compile cache, which the bare run never has: on,
+ * the ratio counts the cache's saving against witness's cost; off, both sides compile alike.
+ */
+export function compileCacheNote(): string {
+  return process.env.WITNESS_NO_COMPILE_CACHE === "1"
+    ? "Compile cache off (`WITNESS_NO_COMPILE_CACHE=1`): a CLI on Node 22 compiles its code under witness as it does bare."
+    : "Compile cache on (the default): a CLI on Node 22 reads witness's compile cache under witness and not in the bare run.";
 }

@@ -17,7 +17,7 @@ import type { ProbeCliName } from "../probes/contracts/probe-spec.js";
 import { ensureCli } from "../probes/vendor-cache.js";
 import { BUILT_CLI, builtCli, WITNESS_ROOT } from "../test/support/built-cli.js";
 import { median } from "./median.js";
-import { ARGV, bareRunners, writeProbeInputs } from "./probe.bench.js";
+import { ARGV, bareRunners, compileCacheNote, writeProbeInputs } from "./probe.bench.js";
 import { underBash } from "./under-bash.js";
 
 // WITNESS_BENCH_RUNS shrinks a trial run of the bench itself; WITNESS_BENCH_RUN_ALL=0 leaves out
@@ -270,7 +270,7 @@ export default async function benchWholeProcess(): Promise<string> {
       "observation's `cliUse`, 10 ms ticks); witness's own is the rest of the `witness probe`",
       "process's. The load is the median of the 1-minute load average at the end of each of the",
       "CLI's runs. Target: ratio ≤ 1.25.",
-      `Load average (1 min) when the run started: ${load.toFixed(2)}.`,
+      `Load average (1 min) when the run started: ${load.toFixed(2)}. ${compileCacheNote()}`,
       "",
       "| CLI | bare (ms) | `witness probe` (ms) | ratio | bare CPU (ms) | `witness probe` CPU (ms) | of it the CLI's own (ms) | witness's own (ms) | witness CPU over bare (ms) | load |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
