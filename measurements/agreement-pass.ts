@@ -2,7 +2,7 @@
 // against spawn n of the arm it names. The record's assembly runs it (runner.ts), and so does
 // the gate's recheck of a committed record (recheck.ts), so a verdict never depends on which arm
 // finished first.
-import { agreementResult,type AgreesWith } from "../prereg/agreement.js";
+import { agreementResult, type AgreesWith } from "../prereg/agreement.js";
 import type { Predicate } from "../prereg/predicate.js";
 import type { Observation } from "../probes/contracts/observation.js";
 import type { SpawnRecord } from "./record.js";
